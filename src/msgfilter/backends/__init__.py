@@ -1,0 +1,1 @@
+"""Checked AST -> something that evaluates: Python functions, Arrow and Spark expressions."""

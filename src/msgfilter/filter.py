@@ -1,0 +1,102 @@
+"""`Filter`: what every compiled expression is, whatever its dialect."""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Callable
+from typing import Any, NoReturn
+
+from .limits import DEFAULT_LIMITS, Limits
+
+
+class Filter(ABC):
+    """A compiled, immutable filter expression.
+
+    `matches(message)` is True only when the expression is TRUE for the message;
+    `evaluate(message)` gives TRUE, FALSE or None for UNKNOWN. A message is a
+    `Mapping[str, object]` of properties (and header fields) or a `msgfilter.Message`.
+    Neither ever raises because of what a message holds.
+
+    Filters are hashable, compare equal when they mean the same expression in the same
+    dialect, are safe to share between threads, and pickle as their dialect and text
+    (rebuilt through the cache on the other side).
+    """
+
+    __slots__ = ("_frozen", "dialect", "evaluate", "identifiers", "limits", "matches", "text")
+
+    #: The text the filter was compiled from.
+    text: str
+    #: The name of its dialect.
+    dialect: str
+    #: The compile limits it was built under.
+    limits: Limits
+    #: The message names the expression reads.
+    identifiers: frozenset[str]
+    #: True when the expression is TRUE for the message.
+    matches: Callable[[Any], bool]
+    #: TRUE, FALSE or None (UNKNOWN) for the message.
+    evaluate: Callable[[Any], bool | None]
+
+    def __init__(
+        self,
+        text: str,
+        dialect: str,
+        identifiers: frozenset[str],
+        matches: Callable[[Any], bool],
+        evaluate: Callable[[Any], bool | None],
+        limits: Limits = DEFAULT_LIMITS,
+    ) -> None:
+        # Plain attributes (not methods) so that `f.matches(m)` costs one call.
+        for name, value in (
+            ("text", text), ("dialect", dialect), ("identifiers", identifiers),
+            ("matches", matches), ("evaluate", evaluate), ("limits", limits),
+        ):
+            object.__setattr__(self, name, value)
+        object.__setattr__(self, "_frozen", True)
+
+    def __setattr__(self, name: str, value: object) -> NoReturn:
+        raise AttributeError(f"{type(self).__name__} is immutable")
+
+    def __delattr__(self, name: str) -> NoReturn:
+        raise AttributeError(f"{type(self).__name__} is immutable")
+
+    @abstractmethod
+    def unparse(self) -> str:
+        """Canonical text of the expression: it compiles to an equal filter."""
+
+    @abstractmethod
+    def _key(self) -> object:
+        """What equality and hashing compare, besides the dialect."""
+
+    def __str__(self) -> str:
+        return self.unparse()
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.text!r}, dialect={self.dialect!r})"
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Filter):
+            return NotImplemented
+        return self.dialect == other.dialect and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash((self.dialect, self._key()))
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        from .engine import compile as compile_filter
+
+        if self.limits == DEFAULT_LIMITS:
+            return (compile_filter, (self.text, self.dialect))
+        return (_rebuild, (self.text, self.dialect, self.limits))
+
+    def __copy__(self) -> Filter:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, object]) -> Filter:
+        return self
+
+
+def _rebuild(text: str, dialect: str, limits: Limits) -> Filter:
+    from .engine import compile as compile_filter
+
+    return compile_filter(text, dialect, limits=limits)

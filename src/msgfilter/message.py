@@ -1,0 +1,66 @@
+"""Messages as the filters see them: one mapping from names to values."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any
+
+#: RocketMQ keeps a message's tag in this property (MessageConst.PROPERTY_TAGS).
+TAGS_PROPERTY = "TAGS"
+#: RocketMQ keeps a message's keys in this property, space separated.
+KEYS_PROPERTY = "KEYS"
+
+
+@dataclass(frozen=True, slots=True)
+class Message:
+    """A message with its properties, header fields, RocketMQ tag and keys.
+
+    Filters read one namespace: the properties, then the headers (a header wins over a
+    property of the same name, as the broker's own header fields do), then `TAGS` and
+    `KEYS` when the message has a tag or keys and no property of that name.
+    """
+
+    properties: Mapping[str, object] = field(default_factory=dict)
+    headers: Mapping[str, object] = field(default_factory=dict)
+    tags: str | None = None
+    keys: tuple[str, ...] = ()
+    view: Mapping[str, object] = field(init=False, repr=False, compare=False)
+
+    def __init__(
+        self,
+        properties: Mapping[str, object] | None = None,
+        headers: Mapping[str, object] | None = None,
+        tags: str | None = None,
+        keys: Iterable[str] = (),
+    ) -> None:
+        props = dict(properties or {})
+        heads = dict(headers or {})
+        keys_t = tuple(keys)
+        object.__setattr__(self, "properties", MappingProxyType(props))
+        object.__setattr__(self, "headers", MappingProxyType(heads))
+        object.__setattr__(self, "tags", tags)
+        object.__setattr__(self, "keys", keys_t)
+        merged: dict[str, object] = {**props, **heads}
+        if tags is not None:
+            merged.setdefault(TAGS_PROPERTY, tags)
+        if keys_t:
+            merged.setdefault(KEYS_PROPERTY, " ".join(keys_t))
+        object.__setattr__(self, "view", MappingProxyType(merged))
+
+
+def as_mapping(message: Any) -> Mapping[str, object]:
+    """The name -> value mapping a filter reads from `message`.
+
+    Anything that is neither a `Message` nor a mapping reads as a message without
+    properties: evaluation never fails because of what it is given.
+    """
+    if isinstance(message, Message):
+        return message.view
+    if isinstance(message, Mapping):
+        return message
+    return _EMPTY
+
+
+_EMPTY: Mapping[str, object] = MappingProxyType({})

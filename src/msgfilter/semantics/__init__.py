@@ -1,0 +1,1 @@
+"""What selector operations mean: value rules, LIKE matching, static checks."""

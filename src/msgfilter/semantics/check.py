@@ -1,0 +1,59 @@
+"""Static checks on a built AST (J10, J18, J20, J27, J28, J34): the dialect's type errors.
+
+The checked tree is what every backend consumes. The walk uses an explicit stack: trees
+are bounded in depth, but nothing here needs the call stack.
+"""
+
+from __future__ import annotations
+
+from ..dialects import Dialect
+from ..errors import FilterTypeError
+from ..syntax import nodes as n
+
+_LONG_MAX = 2**63 - 1
+_ORDERING = frozenset({"<", "<=", ">", ">="})
+
+
+def _is_condition_operand(node: n.Expr) -> bool:
+    """J20: conditions, TRUE/FALSE/NULL and bare identifiers may stand as conditions."""
+    return isinstance(node, (*n.CONDITIONS, n.BoolLit, n.NullLit, n.Ident))
+
+
+def check(tree: n.Expr, text: str, dialect: Dialect) -> n.Expr:
+    """`tree` itself if it breaks no static rule; otherwise FilterTypeError."""
+
+    def fail(message: str, node: n.Node) -> FilterTypeError:
+        return FilterTypeError(message, text, node.span[0])
+
+    if not _is_condition_operand(tree):
+        raise fail("the expression is not a condition (it has no TRUE/FALSE value)", tree)
+    stack: list[n.Expr] = [tree]
+    while stack:
+        node = stack.pop()
+        stack.extend(n.children(node))
+        if isinstance(node, n.ExactLit) and node.value > dialect.max_exact:
+            raise fail("number out of range (larger than a long)", node)
+        if isinstance(node, (n.Not, n.And, n.Or)):
+            for operand in n.children(node):
+                if not _is_condition_operand(operand):
+                    raise fail("operand is not a condition", operand)
+        elif isinstance(node, n.Compare):
+            _check_compared(node.op, (node.left, node.right), fail, dialect)
+        elif isinstance(node, n.Between):
+            _check_compared("BETWEEN", (node.operand, node.low, node.high), fail, dialect)
+        elif isinstance(node, n.In) and not isinstance(node.operand, n.Ident):
+            raise fail("the left operand of IN must be an identifier", node.operand)
+    return tree
+
+
+def _check_compared(op: str, operands: tuple[n.Expr, ...], fail, dialect: Dialect) -> None:  # type: ignore[no-untyped-def]
+    for operand in operands:
+        if isinstance(operand, n.NullLit):
+            raise fail("NULL cannot be compared; use IS NULL or IS NOT NULL", operand)
+    if op in ("=", "<>"):
+        return
+    for operand in operands:
+        if isinstance(operand, n.CONDITIONS):
+            raise fail(f"a condition cannot be an operand of {op}", operand)
+        if isinstance(operand, (n.StringLit, n.BoolLit)):
+            raise fail(f"a string or boolean literal cannot be an operand of {op}", operand)

@@ -1,0 +1,1 @@
+"""Text to AST: the lexer, the LALR grammar, the tree builder and the unparser."""

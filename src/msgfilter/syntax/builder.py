@@ -1,0 +1,213 @@
+"""Reductions of the LALR parse -> AST nodes.
+
+The builder runs inside the parser (lark calls it on each reduction, bottom-up), so no
+step of building recurses: a tree's depth is known as it grows and is capped there.
+Literal text is decoded here; unary plus disappears (it changes nothing, J19) and unary
+minus folds into numeric literals (a signed literal, J10 and J27).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from lark import Token, Transformer
+
+from ..dialects import Dialect
+from ..limits import Limits
+from . import nodes as n
+
+_LONG_MIN = -(2**63)
+
+
+class BuildError(Exception):
+    """A rule broken while building, at an offset; the parser adds the text."""
+
+    def __init__(self, message: str, offset: int, kind: str = "syntax") -> None:
+        super().__init__(message)
+        self.message, self.offset, self.kind = message, offset, kind
+
+
+def _span(*parts: n.Node | Token) -> n.Span:
+    starts, ends = [], []
+    for part in parts:
+        if isinstance(part, Token):
+            starts.append(part.start_pos or 0)
+            ends.append(part.end_pos or 0)
+        else:
+            starts.append(part.span[0])
+            ends.append(part.span[1])
+    return (min(starts), max(ends))
+
+
+def decode_string(token: Token) -> str:
+    return token[1:-1].replace("''", "'")
+
+
+def decode_exact(text: str) -> int:
+    digits = text.rstrip("lL")
+    if digits[:2] in ("0x", "0X"):
+        return int(digits, 16)
+    if len(digits) > 1 and digits[0] == "0":
+        return int(digits, 8)
+    return int(digits)
+
+
+def wrap_long(value: int) -> int:
+    """`value` reduced to a Java long, wrapping as two's complement does."""
+    return ((value + 2**63) % 2**64) - 2**63
+
+
+class Builder(Transformer[Token, n.Expr | None]):
+    """Lark callbacks, one per grammar alias."""
+
+    def __init__(self, dialect: Dialect, limits: Limits) -> None:
+        super().__init__()
+        self.dialect = dialect
+        self.limits = limits
+
+    # -- helpers --------------------------------------------------------------------
+
+    def _deep(self, *operands: n.Expr) -> int:
+        depth = 1 + max(o.depth for o in operands)
+        if depth > self.limits.max_depth:
+            raise BuildError(
+                f"expression nests deeper than {self.limits.max_depth}",
+                operands[0].span[0],
+                "limit",
+            )
+        return depth
+
+    # -- start ----------------------------------------------------------------------
+
+    def start(self, children: list[Any]) -> n.Expr | None:
+        return children[0] if children else None
+
+    # -- literals and names --------------------------------------------------------------
+
+    def string(self, c: list[Token]) -> n.Expr:
+        return n.StringLit(decode_string(c[0]), span=_span(c[0]))
+
+    def exact(self, c: list[Token]) -> n.Expr:
+        return n.ExactLit(decode_exact(c[0]), span=_span(c[0]))
+
+    def approx(self, c: list[Token]) -> n.Expr:
+        return n.ApproxLit(float(c[0]), span=_span(c[0]))
+
+    def true(self, c: list[Token]) -> n.Expr:
+        return n.BoolLit(True, span=_span(c[0]))
+
+    def false(self, c: list[Token]) -> n.Expr:
+        return n.BoolLit(False, span=_span(c[0]))
+
+    def null(self, c: list[Token]) -> n.Expr:
+        return n.NullLit(span=_span(c[0]))
+
+    def ident(self, c: list[Token]) -> n.Expr:
+        return n.Ident(str(c[0]), span=_span(c[0]))
+
+    def parens(self, c: list[Any]) -> n.Expr:
+        node: n.Expr = c[1]
+        return node
+
+    def not_kw(self, c: list[Token]) -> Token:
+        return c[0]
+
+    # -- operators ----------------------------------------------------------------------
+
+    def plus(self, c: list[Any]) -> n.Expr:
+        node: n.Expr = c[1]
+        return node
+
+    def minus(self, c: list[Any]) -> n.Expr:
+        sign, operand = c
+        span = _span(sign, operand)
+        if isinstance(operand, n.ExactLit):
+            return n.ExactLit(wrap_long(-operand.value), span=span)
+        if isinstance(operand, n.ApproxLit):
+            return n.ApproxLit(-operand.value, span=span)
+        return n.Negate(operand, span=span, depth=self._deep(operand))
+
+    def arith(self, c: list[Any]) -> n.Expr:
+        left, op, right = c
+        if not self.dialect.arithmetic:
+            raise BuildError(f"the {self.dialect.name} dialect has no arithmetic", op.start_pos)
+        return n.Arith(str(op), left, right, span=_span(left, right), depth=self._deep(left, right))
+
+    def compare(self, c: list[Any]) -> n.Expr:
+        left, op, right = c
+        return n.Compare(
+            str(op), left, right, span=_span(left, right), depth=self._deep(left, right)
+        )
+
+    def is_null(self, c: list[Any]) -> n.Expr:
+        return n.IsNull(False, c[0], span=_span(c[0], c[-1]), depth=self._deep(c[0]))
+
+    def is_not_null(self, c: list[Any]) -> n.Expr:
+        return n.IsNull(True, c[0], span=_span(c[0], c[-1]), depth=self._deep(c[0]))
+
+    def not_(self, c: list[Any]) -> n.Expr:
+        keyword, operand = c
+        return n.Not(operand, span=_span(keyword, operand), depth=self._deep(operand))
+
+    def and_(self, c: list[Any]) -> n.Expr:
+        return self._junction(n.And, c[0], c[2])
+
+    def or_(self, c: list[Any]) -> n.Expr:
+        return self._junction(n.Or, c[0], c[2])
+
+    def _junction(self, kind: type[n.And] | type[n.Or], left: n.Expr, right: n.Expr) -> n.Expr:
+        # AND and OR are associative in three-valued logic too: chains flatten, so a long
+        # list of alternatives is one wide node, not a deep one.
+        ops: list[n.Expr] = []
+        for side in (left, right):
+            ops.extend(side.operands if isinstance(side, kind) else (side,))
+        depth = self._deep(*ops)
+        return kind(tuple(ops), span=_span(left, right), depth=depth)
+
+    # -- predicates ---------------------------------------------------------------------
+
+    @staticmethod
+    def _negated(c: list[Any]) -> bool:
+        return any(isinstance(t, Token) and t.type in ("NOT", "TNOT") for t in c[1:3])
+
+    def like(self, c: list[Any]) -> n.Expr:
+        operand = c[0]
+        strings = [t for t in c if isinstance(t, Token) and t.type == "STRING"]
+        pattern = decode_string(strings[0])
+        escape = decode_string(strings[1]) if len(strings) > 1 else None
+        if escape is not None and len(escape) != 1:
+            raise BuildError("the ESCAPE character must be exactly one character",
+                             strings[1].start_pos or 0, "type")
+        return n.Like(
+            self._negated(c), operand, pattern, escape,
+            span=_span(operand, c[-1]), depth=self._deep(operand),
+        )
+
+    def between(self, c: list[Any]) -> n.Expr:
+        operand, low, high = (x for x in c if not isinstance(x, Token))
+        return n.Between(
+            self._negated(c), operand, low, high,
+            span=_span(operand, high), depth=self._deep(operand, low, high),
+        )
+
+    def in_(self, c: list[Any]) -> n.Expr:
+        operand = c[0]
+        items = [t for t in c if isinstance(t, Token) and t.type == "STRING"]
+        if len(items) > self.limits.max_in_items:
+            raise BuildError(
+                f"IN list longer than {self.limits.max_in_items} items",
+                items[self.limits.max_in_items].start_pos or 0,
+                "limit",
+            )
+        return n.In(
+            self._negated(c), operand, tuple(decode_string(t) for t in items),
+            span=_span(operand, c[-1]), depth=self._deep(operand),
+        )
+
+    def string_test(self, c: list[Any]) -> n.Expr:
+        operand, value = c[0], c[-1]
+        op = next(t for t in c if isinstance(t, Token) and t.type in n.STRING_TESTS)
+        return n.StringTest(
+            op.type, self._negated(c), operand, decode_string(value),
+            span=_span(operand, value), depth=self._deep(operand),
+        )

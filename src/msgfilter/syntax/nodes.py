@@ -1,0 +1,190 @@
+"""The selector AST: frozen, slotted dataclasses.
+
+Every node carries `span`, the (start, end) offsets of its text, which takes no part in
+equality or hashing: two filters are equal when their trees are, wherever the text put
+its spaces and parentheses. `depth` (also outside equality) is the node's nesting depth,
+kept so that the builder can refuse over-deep trees without recursing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal as L
+from typing import TypeAlias
+
+Span: TypeAlias = tuple[int, int]
+
+ArithOp: TypeAlias = L["+", "-", "*", "/"]
+CompareOp: TypeAlias = L["=", "<>", "<", "<=", ">", ">="]
+StringTestOp: TypeAlias = L["CONTAINS", "STARTSWITH", "ENDSWITH"]
+
+
+@dataclass(frozen=True, slots=True)
+class Node:
+    span: Span = field(default=(0, 0), compare=False, repr=False, kw_only=True)
+    depth: int = field(default=1, compare=False, repr=False, kw_only=True)
+
+
+# -- literals and names ----------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class StringLit(Node):
+    value: str
+
+
+@dataclass(frozen=True, slots=True)
+class ExactLit(Node):
+    """An exact numeric literal (a Java long; RocketMQ: int or long by its value)."""
+
+    value: int
+
+
+@dataclass(frozen=True, slots=True)
+class ApproxLit(Node):
+    """An approximate numeric literal (a Java double)."""
+
+    value: float
+
+
+@dataclass(frozen=True, slots=True)
+class BoolLit(Node):
+    value: bool
+
+
+@dataclass(frozen=True, slots=True)
+class NullLit(Node):
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class Ident(Node):
+    name: str
+
+
+# -- value expressions -----------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Negate(Node):
+    """Unary minus of anything but a numeric literal (those fold into the literal)."""
+
+    operand: Expr
+
+
+@dataclass(frozen=True, slots=True)
+class Arith(Node):
+    op: ArithOp
+    left: Expr
+    right: Expr
+
+
+# -- conditions ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Compare(Node):
+    op: CompareOp
+    left: Expr
+    right: Expr
+
+
+@dataclass(frozen=True, slots=True)
+class Between(Node):
+    negated: bool
+    operand: Expr
+    low: Expr
+    high: Expr
+
+
+@dataclass(frozen=True, slots=True)
+class In(Node):
+    negated: bool
+    operand: Expr
+    items: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Like(Node):
+    negated: bool
+    operand: Expr
+    pattern: str
+    escape: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class StringTest(Node):
+    """RocketMQ's `[NOT] CONTAINS | STARTSWITH | ENDSWITH 'literal'`."""
+
+    op: StringTestOp
+    negated: bool
+    operand: Expr
+    value: str
+
+
+@dataclass(frozen=True, slots=True)
+class IsNull(Node):
+    negated: bool
+    operand: Expr
+
+
+@dataclass(frozen=True, slots=True)
+class Not(Node):
+    operand: Expr
+
+
+@dataclass(frozen=True, slots=True)
+class And(Node):
+    """Conjunction of two or more operands (chains are flattened: AND is associative)."""
+
+    operands: tuple[Expr, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Or(Node):
+    """Disjunction of two or more operands (flattened like And)."""
+
+    operands: tuple[Expr, ...]
+
+
+Literal: TypeAlias = StringLit | ExactLit | ApproxLit | BoolLit | NullLit
+Expr: TypeAlias = (
+    StringLit | ExactLit | ApproxLit | BoolLit | NullLit | Ident | Negate | Arith
+    | Compare | Between | In | Like | StringTest | IsNull | Not | And | Or
+)
+
+#: Every node class; each backend must handle each of them (a test checks it).
+NODE_TYPES: tuple[type[Node], ...] = (
+    StringLit, ExactLit, ApproxLit, BoolLit, NullLit, Ident, Negate, Arith,
+    Compare, Between, In, Like, StringTest, IsNull, Not, And, Or,
+)
+
+#: Nodes whose value is a condition (TRUE, FALSE or UNKNOWN) by construction.
+CONDITIONS: tuple[type[Node], ...] = (Compare, Between, In, Like, StringTest, IsNull, Not, And, Or)
+
+
+def children(node: Node) -> tuple[Expr, ...]:
+    """The direct sub-expressions of `node`, left to right."""
+    if isinstance(node, Negate | Not | In | Like | StringTest | IsNull):
+        return (node.operand,)
+    if isinstance(node, Arith | Compare):
+        return (node.left, node.right)
+    if isinstance(node, Between):
+        return (node.operand, node.low, node.high)
+    if isinstance(node, And | Or):
+        return node.operands
+    return ()
+
+
+def identifiers(node: Node) -> frozenset[str]:
+    """The names `node` reads, without recursion (trees may be deep)."""
+    names: set[str] = set()
+    stack: list[Node] = [node]
+    while stack:
+        current = stack.pop()
+        if isinstance(current, Ident):
+            names.add(current.name)
+        stack.extend(children(current))
+    return frozenset(names)
+
+STRING_TESTS: frozenset[str] = frozenset({"CONTAINS", "STARTSWITH", "ENDSWITH"})

@@ -1,0 +1,121 @@
+"""Parse selector text into an AST, turning every failure into a FilterError."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from importlib.resources import files
+from typing import Any
+
+from lark import Lark, Token
+from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken, VisitError
+from lark.lexer import Lexer
+
+from ..dialects import Dialect
+from ..errors import FilterLimitError, FilterSyntaxError, FilterTypeError
+from ..limits import Limits
+from . import nodes as n
+from .builder import BuildError, Builder
+from .lexer import check_length, tokenize
+
+# What each token stands for, in the words an error message uses.
+_WORDS = {
+    "STRING": "a string literal", "EXACT": "a number", "APPROX": "a number",
+    "IDENT": "an identifier", "TRUE": "TRUE", "FALSE": "FALSE", "NULL": "NULL",
+    "NOT": "NOT", "TNOT": "NOT", "AND": "AND", "OR": "OR", "BETWEEN": "BETWEEN",
+    "LIKE": "LIKE", "IN": "IN", "IS": "IS", "ESCAPE": "ESCAPE", "CONTAINS": "CONTAINS",
+    "STARTSWITH": "STARTSWITH", "ENDSWITH": "ENDSWITH", "EQ": "'='", "NE": "'<>'",
+    "LT": "'<'", "LE": "'<='", "GT": "'>'", "GE": "'>='", "PLUS": "'+'", "MINUS": "'-'",
+    "STAR": "'*'", "SLASH": "'/'", "LPAR": "'('", "RPAR": "')'", "COMMA": "','",
+    "$END": "the end of the expression",
+}
+_ORDER = list(_WORDS)
+
+
+class _PassThrough(Lexer):
+    """Lark's view of our lexer: parse() is handed the token list itself."""
+
+    def __init__(self, conf: Any) -> None:
+        pass
+
+    def lex(self, data: Any) -> Iterator[Token]:  # type: ignore[override]
+        tokens: list[Token] = data
+        return iter(tokens)
+
+
+_GRAMMAR = files(__package__).joinpath("selector.lark").read_text(encoding="utf-8")
+_parsers: dict[tuple[Dialect, Limits], Lark] = {}
+_lock = threading.Lock()
+
+
+def _parser(dialect: Dialect, limits: Limits) -> Lark:
+    key = (dialect, limits)
+    parser = _parsers.get(key)
+    if parser is None:
+        with _lock:
+            parser = _parsers.get(key)
+            if parser is None:
+                parser = Lark(
+                    _GRAMMAR,
+                    parser="lalr",
+                    lexer=_PassThrough,
+                    transformer=Builder(dialect, limits),
+                )
+                _parsers[key] = parser
+    return parser
+
+
+def parse(text: str, dialect: Dialect, limits: Limits) -> n.Expr | None:
+    """The AST of `text` (None for an empty selector)."""
+    check_length(text, limits)
+    tokens = tokenize(text, dialect, limits)
+    if not tokens:
+        return None
+    try:
+        tree: n.Expr | None = _parser(dialect, limits).parse(tokens)  # type: ignore[arg-type]
+    except VisitError as error:
+        cause = error.orig_exc
+        if isinstance(cause, BuildError):
+            raise _from_build(cause, text) from None
+        raise
+    except UnexpectedToken as error:
+        raise _from_lark(error, text, tokens) from None
+    except (UnexpectedCharacters, UnexpectedInput) as error:  # pragma: no cover - lexer is ours
+        raise FilterSyntaxError("syntax error", text, getattr(error, "pos_in_stream", 0) or 0)
+    except BuildError as cause:
+        raise _from_build(cause, text) from None
+    return tree
+
+
+def _from_build(cause: BuildError, text: str) -> Exception:
+    kind = {"limit": FilterLimitError, "type": FilterTypeError}.get(cause.kind, FilterSyntaxError)
+    return kind(cause.message, text, cause.offset)
+
+
+def _from_lark(error: UnexpectedToken, text: str, tokens: list[Token]) -> FilterSyntaxError:
+    token = error.token
+    expected = sorted({_WORDS.get(t, t) for t in error.expected}, key=_rank)
+    if token.type == "$END":
+        return FilterSyntaxError(
+            "unexpected end of expression", text, len(text), expected
+        )
+    shown = _WORDS.get(token.type, token.type)
+    what = f"{shown} {str(token)!r}" if token.type in ("IDENT", "STRING", "EXACT", "APPROX") \
+        else shown
+    message = f"unexpected {what}"
+    if expected:
+        message += f"; expected {_join(expected)}"
+    return FilterSyntaxError(message, text, token.start_pos or 0, expected)
+
+
+def _rank(word: str) -> int:
+    for i, key in enumerate(_ORDER):
+        if _WORDS[key] == word:
+            return i
+    return len(_ORDER)
+
+
+def _join(words: list[str]) -> str:
+    if len(words) <= 2:
+        return " or ".join(words)
+    return ", ".join(words[:-1]) + " or " + words[-1]
