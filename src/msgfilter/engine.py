@@ -24,13 +24,15 @@ def _selector(text: str, dialect: str, limits: Limits) -> Filter:
 def _rocketmq_tag(text: str, dialect: str, limits: Limits) -> Filter:
     from .tags import RocketMQTagFilter
 
-    return RocketMQTagFilter(text, limits)
+    built: Filter = RocketMQTagFilter(text, limits)
+    return built
 
 
 def _pulsar_tag(text: str, dialect: str, limits: Limits) -> Filter:
     from .tags import PulsarTagFilter
 
-    return PulsarTagFilter.from_text(text, limits)
+    built: Filter = PulsarTagFilter.from_text(text, limits)
+    return built
 
 
 #: Dialect name -> how to build its filters. Modules load on first use.
@@ -57,7 +59,7 @@ class CacheInfo(NamedTuple):
     currsize: int
 
 
-def compile(text: str, dialect: str = "jms", *, limits: Limits | None = None) -> Filter:  # noqa: A001
+def compile(text: str, dialect: str = "jms", *, limits: Limits | None = None) -> Filter:
     """The filter for `text` in `dialect`, compiled once and then served from the cache.
 
     Raises `FilterSyntaxError`, `FilterTypeError` or `FilterLimitError` (all

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+_WINDOW = 50
+
 
 class FilterError(ValueError):
     """Base class of every error about a filter expression."""
@@ -28,9 +30,17 @@ class FilterPositionError(FilterError):
     def _render(self) -> str:
         start = self.text.rfind("\n", 0, self.offset) + 1
         end = self.text.find("\n", self.offset)
-        source_line = self.text[start : len(self.text) if end < 0 else end]
+        end = len(self.text) if end < 0 else end
+        prefix = suffix = ""
+        # A long line is cut to a window around the fault so the caret stays readable.
+        if self.offset - start > _WINDOW:
+            start, prefix = self.offset - _WINDOW, "..."
+        if end - self.offset > _WINDOW:
+            end, suffix = self.offset + _WINDOW, "..."
+        source_line = prefix + self.text[start:end] + suffix
+        before = prefix + self.text[start : self.offset]
         # Tabs stay tabs under the caret so that it lines up in a terminal.
-        pad = "".join("\t" if ch == "\t" else " " for ch in source_line[: self.offset - start])
+        pad = "".join("\t" if ch == "\t" else " " for ch in before)
         return (
             f"{self.message} at line {self.line}, column {self.column}\n"
             f"  {source_line}\n  {pad}^"

@@ -424,8 +424,14 @@ def _unsupported(g: _Gen, node: n.Expr) -> str:
     raise NotImplementedError(f"{type(node).__name__} is not supported by this dialect")
 
 
-_LITERAL = {"value": _lit_value, "truth": _lit_truth, "falsity": _lit_falsity, "tri": _lit_tri}
-_VALUE_ONLY = {"truth": _truth_from_tri, "falsity": _falsity_from_tri, "tri": _not_condition}
+Handlers = dict[str, Callable[[_Gen, Any], str]]
+
+_LITERAL: Handlers = {
+    "value": _lit_value, "truth": _lit_truth, "falsity": _lit_falsity, "tri": _lit_tri,
+}
+_VALUE_ONLY: Handlers = {
+    "truth": _truth_from_tri, "falsity": _falsity_from_tri, "tri": _not_condition,
+}
 
 
 def _condition(truth: Any, falsity: Any, tri: Any) -> dict[str, Any]:
@@ -471,6 +477,6 @@ def compile_python(
         + "    return matches, evaluate\n"
     )
     namespace: dict[str, Any] = dict(_RUNTIME)
-    exec(compile(source, "<msgfilter>", "exec"), namespace)  # noqa: S102 - our text only
+    exec(compile(source, "<msgfilter>", "exec"), namespace)
     matches_fn, evaluate_fn = namespace["_bind"](*gen.consts)
     return matches_fn, evaluate_fn, source

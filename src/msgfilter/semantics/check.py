@@ -6,6 +6,8 @@ are bounded in depth, but nothing here needs the call stack.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from ..dialects import Dialect
 from ..errors import FilterTypeError
 from ..syntax import nodes as n
@@ -38,15 +40,17 @@ def check(tree: n.Expr, text: str, dialect: Dialect) -> n.Expr:
                 if not _is_condition_operand(operand):
                     raise fail("operand is not a condition", operand)
         elif isinstance(node, n.Compare):
-            _check_compared(node.op, (node.left, node.right), fail, dialect)
+            _check_compared(node.op, (node.left, node.right), fail)
         elif isinstance(node, n.Between):
-            _check_compared("BETWEEN", (node.operand, node.low, node.high), fail, dialect)
+            _check_compared("BETWEEN", (node.operand, node.low, node.high), fail)
         elif isinstance(node, n.In) and not isinstance(node.operand, n.Ident):
             raise fail("the left operand of IN must be an identifier", node.operand)
     return tree
 
 
-def _check_compared(op: str, operands: tuple[n.Expr, ...], fail, dialect: Dialect) -> None:  # type: ignore[no-untyped-def]
+def _check_compared(
+    op: str, operands: tuple[n.Expr, ...], fail: Callable[[str, n.Node], FilterTypeError]
+) -> None:
     for operand in operands:
         if isinstance(operand, n.NullLit):
             raise fail("NULL cannot be compared; use IS NULL or IS NOT NULL", operand)

@@ -8,7 +8,9 @@ Types are tested by exact class because `bool` is a subclass of `int`.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from decimal import ROUND_HALF_EVEN, Context, Decimal
+from typing import Any
 
 _LONG_MIN = -(2**63)
 _LONG_MAX = 2**63 - 1
@@ -27,7 +29,7 @@ def is_number(value: object) -> bool:
     return cls is int or cls is float
 
 
-def to_double(value: int | float) -> float:
+def to_double(value: Any) -> float:
     """Java's widening of a long to a double (nearest, ties to even); never raises."""
     try:
         return float(value)
@@ -43,25 +45,25 @@ def utf16_key(text: str) -> bytes:
     return text.encode("utf-16-be", "surrogatepass")
 
 
-def compare(op: str, left: object, right: object) -> bool | None:
+def compare(op: str, left: Any, right: Any) -> bool | None:
     """`left op right` under J24-J27: UNKNOWN with a NULL, FALSE for unlike types."""
     if left is None or right is None:
         return None
     lt, rt = type(left), type(right)
     if (lt is int or lt is float) and (rt is int or rt is float):
         if lt is not rt:
-            left, right = to_double(left), to_double(right)  # type: ignore[arg-type]
-        return _ORDER[op](left, right)
+            left, right = to_double(left), to_double(right)
+        return bool(_ORDER[op](left, right))
     if lt is str and rt is str:
         if op in ("=", "<>"):
-            return _ORDER[op](left, right)
-        return _ORDER[op](utf16_key(left), utf16_key(right))  # type: ignore[arg-type]
+            return bool(_ORDER[op](left, right))
+        return bool(_ORDER[op](utf16_key(left), utf16_key(right)))
     if lt is bool and rt is bool:
-        return _ORDER[op](left, right)
+        return bool(_ORDER[op](left, right))
     return False
 
 
-_ORDER = {
+_ORDER: dict[str, Callable[[Any, Any], bool]] = {
     "=": lambda a, b: a == b,
     "<>": lambda a, b: a != b,
     "<": lambda a, b: a < b,
@@ -71,31 +73,31 @@ _ORDER = {
 }
 
 
-def cmp_eq(a: object, b: object) -> bool | None:
+def cmp_eq(a: Any, b: Any) -> bool | None:
     return compare("=", a, b)
 
 
-def cmp_ne(a: object, b: object) -> bool | None:
+def cmp_ne(a: Any, b: Any) -> bool | None:
     return compare("<>", a, b)
 
 
-def cmp_lt(a: object, b: object) -> bool | None:
+def cmp_lt(a: Any, b: Any) -> bool | None:
     return compare("<", a, b)
 
 
-def cmp_le(a: object, b: object) -> bool | None:
+def cmp_le(a: Any, b: Any) -> bool | None:
     return compare("<=", a, b)
 
 
-def cmp_gt(a: object, b: object) -> bool | None:
+def cmp_gt(a: Any, b: Any) -> bool | None:
     return compare(">", a, b)
 
 
-def cmp_ge(a: object, b: object) -> bool | None:
+def cmp_ge(a: Any, b: Any) -> bool | None:
     return compare(">=", a, b)
 
 
-def as_condition(value: object) -> bool | None:
+def as_condition(value: Any) -> bool | None:
     """A value used where a condition is required (J39)."""
     if value is None:
         return None
@@ -105,46 +107,46 @@ def as_condition(value: object) -> bool | None:
 # -- arithmetic -------------------------------------------------------------------------
 
 
-def add(a: object, b: object) -> object:
+def add(a: Any, b: Any) -> Any:
     ta, tb = type(a), type(b)
     if ta is int and tb is int:
-        return wrap(a + b)  # type: ignore[operator]
+        return wrap(a + b)
     if ta is str:
         text = java_text(b)
-        return None if text is None else a + text  # type: ignore[operator]
+        return None if text is None else a + text
     if (ta is int or ta is float) and (tb is int or tb is float):
-        return to_double(a) + to_double(b)  # type: ignore[arg-type]
+        return to_double(a) + to_double(b)
     return None
 
 
-def sub(a: object, b: object) -> object:
+def sub(a: Any, b: Any) -> Any:
     ta, tb = type(a), type(b)
     if ta is int and tb is int:
-        return wrap(a - b)  # type: ignore[operator]
+        return wrap(a - b)
     if (ta is int or ta is float) and (tb is int or tb is float):
-        return to_double(a) - to_double(b)  # type: ignore[arg-type]
+        return to_double(a) - to_double(b)
     return None
 
 
-def mul(a: object, b: object) -> object:
+def mul(a: Any, b: Any) -> Any:
     ta, tb = type(a), type(b)
     if ta is int and tb is int:
-        return wrap(a * b)  # type: ignore[operator]
+        return wrap(a * b)
     if (ta is int or ta is float) and (tb is int or tb is float):
-        return to_double(a) * to_double(b)  # type: ignore[arg-type]
+        return to_double(a) * to_double(b)
     return None
 
 
-def div(a: object, b: object) -> object:
+def div(a: Any, b: Any) -> Any:
     """J30: long / long truncates toward zero (a zero divisor is NULL); else IEEE."""
     ta, tb = type(a), type(b)
     if ta is int and tb is int:
         if b == 0:
             return None
-        q = abs(a) // abs(b)  # type: ignore[call-overload]
-        return wrap(q if (a < 0) == (b < 0) else -q)  # type: ignore[operator]
+        q = abs(a) // abs(b)
+        return wrap(q if (a < 0) == (b < 0) else -q)
     if (ta is int or ta is float) and (tb is int or tb is float):
-        return ieee_div(to_double(a), to_double(b))  # type: ignore[arg-type]
+        return ieee_div(to_double(a), to_double(b))
     return None
 
 
@@ -156,32 +158,33 @@ def ieee_div(x: float, y: float) -> float:
     return math.copysign(math.inf, x) * math.copysign(1.0, y)
 
 
-def negate(a: object) -> object:
+def negate(a: Any) -> Any:
     ta = type(a)
     if ta is int:
-        return wrap(-a)  # type: ignore[operator]
+        return wrap(-a)
     if ta is float:
-        return -a  # type: ignore[operator]
+        return -a
     return None
 
 
-ARITHMETIC = {"+": add, "-": sub, "*": mul, "/": div}
+ARITHMETIC: dict[str, Callable[[Any, Any], Any]] = {"+": add, "-": sub, "*": mul, "/": div}
 
 
 # -- text of values (string concatenation, J31) -------------------------------------------
 
 
-def java_text(value: object) -> str | None:
+def java_text(value: Any) -> str | None:
     """The text Java's string concatenation writes for a selector value."""
     cls = type(value)
     if cls is str:
-        return value  # type: ignore[return-value]
+        text: str = value
+        return text
     if cls is bool:
         return "true" if value else "false"
     if cls is int:
         return str(value)
     if cls is float:
-        return java_double_text(value)  # type: ignore[arg-type]
+        return java_double_text(value)
     return None
 
 
@@ -209,7 +212,7 @@ def java_double_text(x: float) -> str:
 
 
 def _shortest(x: float) -> tuple[str, int]:
-    sign, digit_tuple, exp = Decimal(repr(x)).as_tuple()
+    _, digit_tuple, exp = Decimal(repr(x)).as_tuple()
     digits = "".join(map(str, digit_tuple)).rstrip("0") or "0"
     exponent = len(digit_tuple) + int(exp) - 1
     if len(digits) == 1:

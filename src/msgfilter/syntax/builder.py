@@ -8,7 +8,7 @@ minus folds into numeric literals (a signed literal, J10 and J27).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from lark import Token, Transformer
 
@@ -131,12 +131,16 @@ class Builder(Transformer[Token, n.Expr | None]):
         left, op, right = c
         if not self.dialect.arithmetic:
             raise BuildError(f"the {self.dialect.name} dialect has no arithmetic", op.start_pos)
-        return n.Arith(str(op), left, right, span=_span(left, right), depth=self._deep(left, right))
+        return n.Arith(
+            cast(n.ArithOp, str(op)), left, right,
+            span=_span(left, right), depth=self._deep(left, right),
+        )
 
     def compare(self, c: list[Any]) -> n.Expr:
         left, op, right = c
         return n.Compare(
-            str(op), left, right, span=_span(left, right), depth=self._deep(left, right)
+            cast(n.CompareOp, str(op)), left, right,
+            span=_span(left, right), depth=self._deep(left, right),
         )
 
     def is_null(self, c: list[Any]) -> n.Expr:
@@ -208,6 +212,6 @@ class Builder(Transformer[Token, n.Expr | None]):
         operand, value = c[0], c[-1]
         op = next(t for t in c if isinstance(t, Token) and t.type in n.STRING_TESTS)
         return n.StringTest(
-            op.type, self._negated(c), operand, decode_string(value),
+            cast(n.StringTestOp, op.type), self._negated(c), operand, decode_string(value),
             span=_span(operand, value), depth=self._deep(operand),
         )

@@ -5,7 +5,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Iterator
 from importlib.resources import files
-from typing import Any
+from typing import Any, cast
 
 from lark import Lark, Token
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken, VisitError
@@ -15,7 +15,7 @@ from ..dialects import Dialect
 from ..errors import FilterLimitError, FilterSyntaxError, FilterTypeError
 from ..limits import Limits
 from . import nodes as n
-from .builder import BuildError, Builder
+from .builder import Builder, BuildError
 from .lexer import check_length, tokenize
 
 # What each token stands for, in the words an error message uses.
@@ -72,16 +72,17 @@ def parse(text: str, dialect: Dialect, limits: Limits) -> n.Expr | None:
     if not tokens:
         return None
     try:
-        tree: n.Expr | None = _parser(dialect, limits).parse(tokens)  # type: ignore[arg-type]
+        tree = cast(n.Expr | None, _parser(dialect, limits).parse(tokens))
     except VisitError as error:
         cause = error.orig_exc
         if isinstance(cause, BuildError):
             raise _from_build(cause, text) from None
         raise
     except UnexpectedToken as error:
-        raise _from_lark(error, text, tokens) from None
+        raise _from_lark(error, text, dialect) from None
     except (UnexpectedCharacters, UnexpectedInput) as error:  # pragma: no cover - lexer is ours
-        raise FilterSyntaxError("syntax error", text, getattr(error, "pos_in_stream", 0) or 0)
+        offset = getattr(error, "pos_in_stream", 0) or 0
+        raise FilterSyntaxError("syntax error", text, offset) from None
     except BuildError as cause:
         raise _from_build(cause, text) from None
     return tree
@@ -92,14 +93,31 @@ def _from_build(cause: BuildError, text: str) -> Exception:
     return kind(cause.message, text, cause.offset)
 
 
-def _from_lark(error: UnexpectedToken, text: str, tokens: list[Token]) -> FilterSyntaxError:
+def _possible(dialect: Dialect) -> frozenset[str]:
+    """The token types the dialect's lexer can produce."""
+    kinds = set(_WORDS) - {"NOT", "TNOT", "CONTAINS", "STARTSWITH", "ENDSWITH", "LIKE", "ESCAPE"}
+    kinds |= {k for k in dialect.keywords if k != "NOT"}
+    kinds.add("TNOT" if dialect.tight_not else "NOT")
+    if not dialect.arithmetic:
+        kinds -= {"STAR", "SLASH"}
+    return frozenset(kinds)
+
+
+def _from_lark(error: UnexpectedToken, text: str, dialect: Dialect) -> FilterSyntaxError:
     token = error.token
-    expected = sorted({_WORDS.get(t, t) for t in error.expected}, key=_rank)
+    possible = _possible(dialect)
+    acceptable: set[str] = set(error.expected)
+    if error.interactive_parser is not None:
+        # The parser state's exact set: the error state alone can miss tokens that are
+        # only acceptable after a reduction (AND after `(a = 1`).
+        acceptable = set(error.interactive_parser.accepts())  # type: ignore[no-untyped-call]
+    expected = sorted({_WORDS[t] for t in acceptable if t in possible}, key=_rank)
     if token.type == "$END":
-        return FilterSyntaxError(
-            "unexpected end of expression", text, len(text), expected
-        )
-    shown = _WORDS.get(token.type, token.type)
+        message = "unexpected end of expression"
+        if expected:
+            message += f"; expected {_join(expected)}"
+        return FilterSyntaxError(message, text, len(text), expected)
+    shown = _WORDS.get(token.type, token.type).removeprefix("a ").removeprefix("an ")
     what = f"{shown} {str(token)!r}" if token.type in ("IDENT", "STRING", "EXACT", "APPROX") \
         else shown
     message = f"unexpected {what}"

@@ -30,7 +30,7 @@ def unparse(node: n.Expr, dialect: Dialect) -> str:
     return _text(node, dialect)[0]
 
 
-def _text(node: n.Expr, d: Dialect) -> tuple[str, int]:  # noqa: C901 - one case per node
+def _text(node: n.Expr, d: Dialect) -> tuple[str, int]:
     def at(child: n.Expr, level: int) -> str:
         text, own = _text(child, d)
         return f"({text})" if own < level else text

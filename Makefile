@@ -1,0 +1,35 @@
+# One entry point. `make demo` runs the main job, `make test` the whole suite; both build
+# their own virtual environment (.venv) from pyproject.toml on first use.
+PYTHON ?= python3
+VENV ?= .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+
+.PHONY: demo test lint typecheck unit bench clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+demo: $(STAMP)
+	$(VENV)/bin/msgfilter eval "color = 'red' AND weight > 2.5 AND name LIKE 'ord\_%' ESCAPE '\'" \
+		--messages samples/messages.jsonl
+
+lint: $(STAMP)
+	$(PY) -m ruff check src tests benchmarks
+
+typecheck: $(STAMP)
+	$(PY) -m mypy --strict src
+
+unit: $(STAMP)
+	$(PY) -m pytest -q
+
+test: lint typecheck unit
+
+bench: $(STAMP)
+	$(PY) benchmarks/bench_selectors.py
+
+clean:
+	rm -rf $(VENV) out .pytest_cache .mypy_cache .ruff_cache

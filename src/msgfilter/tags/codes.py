@@ -1,0 +1,74 @@
+"""RocketMQ tag hash codes: Java's `String.hashCode` and the tag a message carries.
+
+The broker's consume queue stores, for every message, `tags.hashCode()` of its tag (0 when it
+has none) and filters tag subscriptions on that number alone (spec/brokers.md A.1).
+"""
+
+from __future__ import annotations
+
+import struct
+from typing import Any
+
+from ..message import TAGS_PROPERTY, Message, as_mapping
+
+#: The characters Java's `String.trim()` removes from both ends: every char <= U+0020.
+JAVA_WHITESPACE = "".join(map(chr, range(0x21)))
+
+_MASK = 0xFFFFFFFF
+_SIGN = 0x80000000
+_ASTRAL = "\U00010000"
+
+
+def java_trim(text: str) -> str:
+    """`text` trimmed as Java's `String.trim()` does (chars <= U+0020, not Unicode spaces)."""
+    return text.strip(JAVA_WHITESPACE)
+
+
+def tag_code(tag: str | None) -> int:
+    """Java's `String.hashCode()` of `tag`: the code RocketMQ files the tag under.
+
+    Computed over UTF-16 code units (a character above U+FFFF counts as its two
+    surrogates) with 32-bit wrap-around, and returned signed, as Java's `int`. A missing
+    tag (None) or an empty one has code 0, as the broker gives an untagged message.
+
+        >>> tag_code("TagA"), tag_code("*"), tag_code(None)
+        (2598919, 42, 0)
+
+    Raises TypeError for anything that is neither a string nor None.
+    """
+    if tag is None:
+        return 0
+    if not isinstance(tag, str):
+        raise TypeError(f"a tag is a string, not {type(tag).__name__}")
+    units: Any
+    if tag.isascii() or max(tag) < _ASTRAL:
+        # Every character is one UTF-16 unit: skip the encode.
+        units = map(ord, tag)
+    else:
+        # "surrogatepass" keeps lone surrogates as the single units Java would hold.
+        data = tag.encode("utf-16-be", "surrogatepass")
+        units = struct.unpack(f">{len(data) // 2}H", data)
+    h = 0
+    for unit in units:
+        h = (31 * h + unit) & _MASK
+    return h - (1 << 32) if h & _SIGN else h
+
+
+def message_tag(message: object) -> str | None:
+    """The RocketMQ tag of `message` (its `TAGS` entry), or None when it has none.
+
+    Never raises: a message that is not a mapping, or whose `TAGS` is not a string,
+    reads as untagged. An empty tag is returned as "" (the broker treats it as untagged).
+    """
+    if type(message) is dict:
+        tag = message.get(TAGS_PROPERTY)
+    elif isinstance(message, Message):
+        tag = message.view.get(TAGS_PROPERTY)
+    else:
+        tag = as_mapping(message).get(TAGS_PROPERTY)
+    return tag if isinstance(tag, str) else None
+
+
+def message_tag_code(message: object) -> int:
+    """The consume-queue code of `message`: `tag_code` of its tag, 0 when untagged."""
+    return tag_code(message_tag(message))
