@@ -22,7 +22,7 @@ from typing import Any
 from ..dialects import Dialect
 from ..message import as_mapping
 from ..semantics import values as v
-from ..semantics.like import compile_like
+from ..semantics.like import compile_like, like_shape
 from ..syntax import nodes as n
 
 Matcher = Callable[[Any], bool]
@@ -38,11 +38,9 @@ _RUNTIME: dict[str, Any] = {
     "_cond": v.as_condition,
     "_neg": v.negate,
     "_utf16": v.utf16_key,
-    "_cmp": {
-        "=": v.cmp_eq, "<>": v.cmp_ne, "<": v.cmp_lt,
-        "<=": v.cmp_le, ">": v.cmp_gt, ">=": v.cmp_ge,
-    },
-    "_arith": dict(v.ARITHMETIC),
+    "_eq": v.cmp_eq, "_ne": v.cmp_ne, "_lt": v.cmp_lt,
+    "_le": v.cmp_le, "_gt": v.cmp_gt, "_ge": v.cmp_ge,
+    "_add": v.add, "_sub": v.sub, "_mul": v.mul, "_div": v.div,
 }
 _FLIP = {"=": "=", "<>": "<>", "<": ">", "<=": ">=", ">": "<", ">=": "<="}
 _PY_OP = {"=": "==", "<>": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">="}
@@ -56,12 +54,25 @@ class _Scope:
 
 
 class _Gen:
-    def __init__(self) -> None:
+    def __init__(self, dialect: Dialect) -> None:
+        self.dialect = dialect
         self.consts: list[object] = []
         self.const_index: dict[object, str] = {}
         self.temps = 0
         self.subs: list[str] = []
         self.scope = _Scope()
+        self.uses: dict[str, int] = {}
+
+    def count_uses(self, tree: n.Expr) -> None:
+        """How many places read each identifier (BETWEEN reads its operand twice)."""
+        stack: list[n.Expr] = [tree]
+        while stack:
+            node = stack.pop()
+            if isinstance(node, n.Ident):
+                self.uses[node.name] = self.uses.get(node.name, 0) + 1
+            stack.extend(n.children(node))
+            if isinstance(node, n.Between):
+                stack.append(node.operand)
 
     # -- naming ---------------------------------------------------------------------------
 
@@ -144,11 +155,17 @@ class _Gen:
         return self.emit("tri", node)
 
     def bind(self, node: n.Expr) -> tuple[str, str]:
-        """(first use, later uses) of an operand's value: a local for identifiers,
-        else a walrus-bound temporary so the operand is computed once."""
+        """(first use, later uses) of an operand's value, for a template whose first
+        spelling of it is evaluated first. An identifier read in one place only is
+        looked up there, so short-circuiting skips its lookup; one read in several
+        places is loaded once at the top of the function. Any other operand is bound
+        to a temporary so that it is computed once."""
         if isinstance(node, n.Ident):
-            local = self.ident(node.name)
-            return local, local
+            if self.uses.get(node.name, 0) > 1:
+                local = self.ident(node.name)
+                return local, local
+            tmp = self.temp()
+            return f"({tmp} := m.get({self.const(node.name)}))", tmp
         tmp = self.temp()
         return f"({tmp} := {self.value(node)})", tmp
 
@@ -197,24 +214,26 @@ def _lit_falsity(g: _Gen, node: n.Expr) -> str:
 
 
 def _ident_value(g: _Gen, node: n.Ident) -> str:
-    return g.ident(node.name)
+    return g.bind(node)[0]
 
 
 def _ident_truth(g: _Gen, node: n.Ident) -> str:
-    return f"({g.ident(node.name)} is True)"
+    return f"({g.bind(node)[0]} is True)"
 
 
 def _ident_falsity(g: _Gen, node: n.Ident) -> str:
-    x = g.ident(node.name)
+    first, later = g.bind(node)
     # J39: a non-boolean value as a condition is FALSE, NULL is UNKNOWN.
-    return f"({x} is not True and {x} is not None)"
+    return f"({first} is not True and {later} is not None)"
 
 
 def _ident_tri(g: _Gen, node: n.Ident) -> str:
-    return f"_cond({g.ident(node.name)})"
+    return f"_cond({g.bind(node)[0]})"
 
 
 # -- arithmetic ---------------------------------------------------------------------------
+
+_ARITH_HELPERS = {"+": "_add", "-": "_sub", "*": "_mul", "/": "_div"}
 
 
 def _negate_value(g: _Gen, node: n.Negate) -> str:
@@ -222,7 +241,7 @@ def _negate_value(g: _Gen, node: n.Negate) -> str:
 
 
 def _arith_value(g: _Gen, node: n.Arith) -> str:
-    return f"_arith[{g.const(node.op)}]({g.value(node.left)}, {g.value(node.right)})"
+    return f"{_ARITH_HELPERS[node.op]}({g.value(node.left)}, {g.value(node.right)})"
 
 
 def _not_condition(g: _Gen, node: n.Expr) -> str:
@@ -233,68 +252,89 @@ def _not_condition(g: _Gen, node: n.Expr) -> str:
 
 # -- comparisons -----------------------------------------------------------------------------
 
-_NUMERIC = (n.ExactLit, n.ApproxLit)
+_LITERALS = (n.StringLit, n.ExactLit, n.ApproxLit, n.BoolLit)
+_COMPARE_HELPERS = {"=": "_eq", "<>": "_ne", "<": "_lt", "<=": "_le", ">": "_gt", ">=": "_ge"}
+# Doubles hold every integer up to 2**53 exactly: for such a literal Python's exact
+# int/float comparison gives what Java's conversion to double gives.
+_EXACT_IN_DOUBLE = 2**53
+
+Template = Callable[[str, str], str]
 
 
-def _compare_parts(g: _Gen, op: str, left: n.Expr, right: n.Expr) -> tuple[str, str] | None:
-    """(truth, may-be-unknown test) for `identifier op literal`, inline; None otherwise."""
-    if isinstance(left, n.StringLit | n.ExactLit | n.ApproxLit | n.BoolLit) and isinstance(
-        right, n.Ident
-    ):
-        left, right, op = right, left, _FLIP[op]
-    if not isinstance(left, n.Ident):
-        return None
-    x = g.ident(left.name)
+def _literal_test(g: _Gen, op: str, lit: n.Expr) -> Template | None:
+    """The inline test `operand op literal` as a function of the operand's first and
+    later spellings (the first one is evaluated first and may bind it)."""
     py = _PY_OP[op]
-    if isinstance(right, n.StringLit):
+    if isinstance(lit, n.StringLit):
+        k = g.const(lit.value)
         if op in ("=", "<>"):
-            return f"(type({x}) is str and {x} {py} {g.const(right.value)})", x
-        key = g.const(v.utf16_key(right.value))
-        return f"(type({x}) is str and _utf16({x}) {py} {key})", x
-    if isinstance(right, n.BoolLit):
-        lit = "True" if right.value else "False"
-        return f"(type({x}) is bool and {x} {py} {lit})", x
-    if isinstance(right, n.ExactLit):
-        k, kf = g.const(right.value), g.const(v.to_double(right.value))
-        return (
-            f"((type({x}) is int and {x} {py} {k}) or (type({x}) is float and {x} {py} {kf}))",
-            x,
+            # The class test comes first: an odd value's own __eq__ never runs.
+            return lambda f, x: f"(type({f}) is str and {x} {py} {k})"
+        key = g.const(v.utf16_key(lit.value))
+        return lambda f, x: f"(type({f}) is str and _utf16({x}) {py} {key})"
+    if isinstance(lit, n.BoolLit):
+        b = "True" if lit.value else "False"
+        return lambda f, x: f"(type({f}) is bool and {x} {py} {b})"
+    if isinstance(lit, n.ExactLit):
+        k = g.const(lit.value)
+        if abs(lit.value) <= _EXACT_IN_DOUBLE:
+            return lambda f, x: f"((type({f}) is int or type({x}) is float) and {x} {py} {k})"
+        kf = g.const(v.to_double(lit.value))
+        return lambda f, x: (
+            f"((type({f}) is int and {x} {py} {k}) or (type({x}) is float and {x} {py} {kf}))"
         )
-    if isinstance(right, n.ApproxLit):
-        k = g.const(right.value)
-        return (
-            f"((type({x}) is float and {x} {py} {k}) or "
-            f"(type({x}) is int and _to_double({x}) {py} {k}))",
-            x,
+    if isinstance(lit, n.ApproxLit):
+        k = g.const(lit.value)
+        return lambda f, x: (
+            f"((type({f}) is float and {x} {py} {k}) or "
+            # float() of an int beyond the double range raises: the function's handler
+            # then answers for the whole message, which only such absurd data reaches.
+            f"(type({x}) is int and float({x}) {py} {k}))"
         )
     return None
 
 
+def _compare_parts(g: _Gen, node: n.Compare) -> tuple[Template, str, str] | None:
+    """(test template, first, later) for `operand op literal`; None for other shapes."""
+    op, left, right = node.op, node.left, node.right
+    if isinstance(left, _LITERALS) and not isinstance(right, _LITERALS):
+        left, right, op = right, left, _FLIP[op]
+    if isinstance(left, _LITERALS) or not isinstance(right, _LITERALS):
+        return None
+    test = _literal_test(g, op, right)
+    if test is None:
+        return None
+    first, later = g.bind(left)
+    return test, first, later
+
+
 def _compare_call(g: _Gen, node: n.Compare) -> str:
-    return f"_cmp[{g.const(node.op)}]({g.value(node.left)}, {g.value(node.right)})"
+    helper = _COMPARE_HELPERS[node.op]
+    return f"{helper}({g.value(node.left)}, {g.value(node.right)})"
 
 
 def _compare_truth(g: _Gen, node: n.Compare) -> str:
-    parts = _compare_parts(g, node.op, node.left, node.right)
+    parts = _compare_parts(g, node)
     if parts is None:
         return f"({_compare_call(g, node)} is True)"
-    return parts[0]
+    test, first, later = parts
+    return test(first, later)
 
 
 def _compare_falsity(g: _Gen, node: n.Compare) -> str:
-    parts = _compare_parts(g, node.op, node.left, node.right)
+    parts = _compare_parts(g, node)
     if parts is None:
         return f"({_compare_call(g, node)} is False)"
-    truth, x = parts
-    return f"({x} is not None and not {truth})"
+    test, first, later = parts
+    return f"({first} is not None and not {test(later, later)})"
 
 
 def _compare_tri(g: _Gen, node: n.Compare) -> str:
-    parts = _compare_parts(g, node.op, node.left, node.right)
+    parts = _compare_parts(g, node)
     if parts is None:
         return _compare_call(g, node)
-    truth, x = parts
-    return f"(None if {x} is None else {truth})"
+    test, first, later = parts
+    return f"(None if {first} is None else {test(later, later)})"
 
 
 def _between_as_logic(node: n.Between) -> n.Expr:
@@ -308,40 +348,63 @@ def _between_as_logic(node: n.Between) -> n.Expr:
 # -- predicates ----------------------------------------------------------------------------
 
 
-def _in_parts(g: _Gen, node: n.In) -> tuple[str, str, str]:
-    x = g.ident(node.operand.name)  # type: ignore[union-attr]
+def _in_parts(g: _Gen, node: n.In) -> tuple[Template, Template, str, str]:
+    first, later = g.bind(node.operand)
     items = g.const(frozenset(node.items))
-    hit = f"(type({x}) is str and {x} in {items})"
-    # J34: a non-string value is FALSE for IN and TRUE for NOT IN.
-    miss = f"({x} is not None and (type({x}) is not str or {x} not in {items}))"
-    return (miss, hit, x) if node.negated else (hit, miss, x)
+
+    def hit(f: str, x: str) -> str:
+        return f"(type({f}) is str and {x} in {items})"
+
+    def miss(f: str, x: str) -> str:
+        # J34: a non-string value is FALSE for IN and TRUE for NOT IN.
+        return f"({f} is not None and (type({x}) is not str or {x} not in {items}))"
+
+    if node.negated:
+        return miss, hit, first, later
+    return hit, miss, first, later
 
 
 def _in_truth(g: _Gen, node: n.In) -> str:
-    return _in_parts(g, node)[0]
+    truth, _, first, later = _in_parts(g, node)
+    return truth(first, later)
 
 
 def _in_falsity(g: _Gen, node: n.In) -> str:
-    return _in_parts(g, node)[1]
+    _, falsity, first, later = _in_parts(g, node)
+    return falsity(first, later)
 
 
 def _in_tri(g: _Gen, node: n.In) -> str:
-    truth, _, x = _in_parts(g, node)
-    return f"(None if {x} is None else {truth})"
+    truth, _, first, later = _in_parts(g, node)
+    return f"(None if {first} is None else {truth(later, later)})"
 
 
-def _like_parts(g: _Gen, node: n.Like) -> tuple[str, str, str]:
+def _like_hit(g: _Gen, node: n.Like) -> Template:
+    """The pattern test on a value known to be a string: a plain string operation where
+    the pattern's shape allows one, else the compiled linear-time matcher."""
+    shape, text = like_shape(node.pattern, node.escape)
+    if shape == "general":
+        matcher = g.like(node)
+        return lambda f, x: f"{matcher}({x})"
+    k = g.const(text)
+    return {
+        "equals": lambda f, x: f"{x} == {k}",
+        "prefix": lambda f, x: f"{x}.startswith({k})",
+        "suffix": lambda f, x: f"{x}.endswith({k})",
+        "contains": lambda f, x: f"{k} in {x}",
+        "any": lambda f, x: "True",
+    }[shape]
+
+
+def _like_parts(g: _Gen, node: n.Like) -> tuple[str, str, str, str]:
     first, later = g.bind(node.operand)
-    matcher = g.like(node)
-    hit = f"{matcher}({later})"
+    hit = f"({_like_hit(g, node)(later, later)})"
     # J37: NULL is UNKNOWN; a non-string is FALSE for LIKE, TRUE for NOT LIKE.
+    matched = f"(type({first}) is str and {hit})"
+    unmatched = f"({first} is not None and (type({later}) is not str or not {hit}))"
     if node.negated:
-        truth = f"({first} is not None and (type({later}) is not str or not {hit}))"
-        falsity = f"(type({first}) is str and {hit})"
-    else:
-        truth = f"(type({first}) is str and {hit})"
-        falsity = f"({first} is not None and (type({later}) is not str or not {hit}))"
-    return truth, falsity, first
+        matched, unmatched = unmatched, matched
+    return matched, unmatched, first, later
 
 
 def _like_truth(g: _Gen, node: n.Like) -> str:
@@ -354,8 +417,7 @@ def _like_falsity(g: _Gen, node: n.Like) -> str:
 
 def _like_tri(g: _Gen, node: n.Like) -> str:
     first, later = g.bind(node.operand)
-    matcher = g.like(node)
-    hit = f"(type({later}) is str and {matcher}({later}))"
+    hit = f"(type({later}) is str and {_like_hit(g, node)(later, later)})"
     if node.negated:
         hit = f"(not {hit})"
     return f"(None if {first} is None else {hit})"
@@ -458,25 +520,42 @@ _HANDLERS: dict[type[n.Node], dict[str, Callable[[_Gen, Any], str]]] = {
 }
 
 
-def compile_python(
-    tree: n.Expr | None, dialect: Dialect | None = None
-) -> tuple[Matcher, Evaluator, str]:
-    """(matches, evaluate, generated source) for a checked tree; None = empty selector."""
-    if tree is None:
-        return (lambda m: True), (lambda m: True), ""
-    gen = _Gen()
-    matches = gen.function("matches", gen.truth(tree), "False")
-    gen.scope, gen.temps = _Scope(), gen.temps
-    evaluate = gen.function("evaluate", gen.tri(tree), "None")
+def generate(tree: n.Expr, dialect: Dialect, mode: str) -> tuple[str, tuple[object, ...]]:
+    """The source of one function (`matches` for mode "truth", `evaluate` for "tri")
+    and the constants its `_bind` takes."""
+    gen = _Gen(dialect)
+    gen.count_uses(tree)
+    name, default = ("matches", "False") if mode == "truth" else ("evaluate", "None")
+    body = gen.function(name, gen.emit(mode, tree), default)
     params = ", ".join(f"K{i}" for i in range(len(gen.consts)))
-    source = (
-        f"def _bind({params}):\n"
-        + "".join(gen.subs)
-        + matches
-        + evaluate
-        + "    return matches, evaluate\n"
-    )
+    source = f"def _bind({params}):\n" + "".join(gen.subs) + body + f"    return {name}\n"
+    return source, tuple(gen.consts)
+
+
+def build(source: str, consts: tuple[object, ...]) -> Any:
+    """The function that generated `source` defines, bound to its constants."""
     namespace: dict[str, Any] = dict(_RUNTIME)
-    exec(compile(source, "<msgfilter>", "exec"), namespace)
-    matches_fn, evaluate_fn = namespace["_bind"](*gen.consts)
-    return matches_fn, evaluate_fn, source
+    exec(compile(source, "<msgfilter>", "exec"), namespace)  # noqa: S102 - our text only
+    return namespace["_bind"](*consts)
+
+
+def compile_matches(tree: n.Expr | None, dialect: Dialect) -> tuple[Matcher, str]:
+    """`matches` for a checked tree (None: the empty selector) and its source."""
+    if tree is None:
+        return _always_true, ""
+    source, consts = generate(tree, dialect, "truth")
+    matcher: Matcher = build(source, consts)
+    return matcher, source
+
+
+def compile_evaluate(tree: n.Expr | None, dialect: Dialect) -> tuple[Evaluator, str]:
+    """`evaluate` for a checked tree and its source."""
+    if tree is None:
+        return _always_true, ""
+    source, consts = generate(tree, dialect, "tri")
+    evaluator: Evaluator = build(source, consts)
+    return evaluator, source
+
+
+def _always_true(message: object) -> bool:
+    return True

@@ -64,6 +64,30 @@ def _regex(segment: Segment) -> re.Pattern[str]:
     )
 
 
+def like_shape(pattern: str, escape: str | None = None) -> tuple[str, str]:
+    """The shape of a pattern that a plain string operation decides, and its literal:
+    ("equals" | "prefix" | "suffix" | "contains", text), ("any", "") for patterns made of
+    `%` only, or ("general", "") for everything else."""
+    segments = parse_like(pattern, escape).segments
+    texts = [_literal(s) for s in segments]
+    if any(t is None for t in texts):
+        return "general", ""
+    if len(texts) == 1:
+        return "equals", texts[0] or ""
+    inner = [t for t in texts[1:-1] if t]
+    first, last = texts[0] or "", texts[-1] or ""
+    if not inner:
+        if not first and not last:
+            return "any", ""
+        if not last:
+            return "prefix", first
+        if not first:
+            return "suffix", last
+    if len(inner) == 1 and not first and not last:
+        return "contains", inner[0]
+    return "general", ""
+
+
 def compile_like(pattern: str, escape: str | None = None) -> Callable[[str], bool]:
     """A function telling whether a string matches the LIKE pattern."""
     parsed = parse_like(pattern, escape)

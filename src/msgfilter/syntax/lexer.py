@@ -21,6 +21,7 @@ from ..limits import Limits
 _SCAN = re.compile(
     r"""
       (?P<ws>[ \t\n\r\f]+)
+    | (?P<ident>[A-Za-z_$][A-Za-z0-9_$]*)
     | (?P<approx>[0-9]+\.[0-9]*(?:[eE][+-]?[0-9]+)?|\.[0-9]+(?:[eE][+-]?[0-9]+)?
                  |[0-9]+[eE][+-]?[0-9]+)
     | (?P<hex>0[xX][0-9a-fA-F]+)
@@ -70,6 +71,7 @@ def tokenize(text: str, dialect: Dialect, limits: Limits) -> list[Token]:
     tokens: list[Token] = []
     pos, end, depth = 0, len(text), 0
     scan = _SCAN.match
+    unicode, keywords = dialect.unicode_identifiers, dialect.keywords
     while pos < end:
         ch = text[pos]
         if dialect.comments and ch in "-/":
@@ -77,20 +79,24 @@ def tokenize(text: str, dialect: Dialect, limits: Limits) -> list[Token]:
             if skipped != pos:
                 pos = skipped
                 continue
-        if _is_start(ch, dialect.unicode_identifiers):
-            stop = pos + 1
-            while stop < end and _is_part(text[stop], dialect.unicode_identifiers):
+        found = scan(text, pos)
+        if (found is not None and found.lastgroup == "ident") or (
+            found is None and _is_start(ch, unicode)
+        ):
+            # Identifiers start on the fast ASCII path and continue char by char only when
+            # a non-ASCII Java identifier character follows.
+            stop = found.end() if found is not None else pos + 1
+            while unicode and stop < end and _is_part(text[stop], unicode):
                 stop += 1
             word = text[pos:stop]
             upper = word.upper() if word.isascii() else ""
-            if upper in dialect.keywords:
+            if upper in keywords:
                 kind = "TNOT" if upper == "NOT" and dialect.tight_not else upper
             else:
                 kind = "IDENT"
             tokens.append(Token(kind, word, start_pos=pos, end_pos=stop))
             pos = stop
             continue
-        found = scan(text, pos)
         if found is None:
             if ch == "'":
                 raise FilterSyntaxError("unterminated string literal", text, pos)

@@ -38,7 +38,7 @@ else:
     from re import _constants, _parser
 
 #: Most backtracking choice points a pattern may have under the `re` implementation.
-MAX_CHOICE_POINTS = 2
+MAX_CHOICE_POINTS = 1
 
 _MAX_CHAR = 0x10FFFF
 _END = -1  # stands for "end of the topic name" in follow sets

@@ -1,0 +1,178 @@
+"""Filters over Arrow data: a whole Table or RecordBatch at a time, with pyarrow kernels.
+
+    >>> import pyarrow as pa, msgfilter, msgfilter.arrow
+    >>> table = pa.table({"color": ["red", "blue", None], "weight": [3.0, 9.5, 1.0]})
+    >>> f = msgfilter.compile("color = 'red' AND weight > 2.5")
+    >>> msgfilter.arrow.evaluate(f, table).to_pylist()
+    [True, False, None]
+    >>> msgfilter.arrow.filter(f, table).num_rows
+    1
+
+The answers are the per-message backend's (`f.evaluate(message)`) for each row seen as
+a message by the rules of `Layout`; docs/arrow.md has the rules, the type table and the
+measured speed. Needs the `arrow` extra (pyarrow).
+"""
+
+from __future__ import annotations
+
+import threading
+import warnings
+from typing import Any
+
+try:
+    import pyarrow as pa
+    import pyarrow.compute as pc
+except ImportError as error:  # pragma: no cover - depends on the installation
+    raise ImportError(
+        "msgfilter.arrow needs pyarrow: pip install 'msgfilter[arrow]'"
+    ) from error
+
+from cachetools import LRUCache
+
+from .backends.arrow import (
+    DEFAULT_LAYOUT,
+    Layout,
+    LayoutError,
+    Opaque,
+    Plan,
+    Unsupported,
+    compile_arrow,
+)
+from .backends.arrow import message_rows as _message_rows
+from .engine import compile as _compile
+from .filter import Filter
+from .message import Message
+
+__all__ = [
+    "DEFAULT_LAYOUT",
+    "Layout",
+    "LayoutError",
+    "Opaque",
+    "RowwiseFallbackWarning",
+    "cache_clear",
+    "evaluate",
+    "filter",
+    "matches",
+    "messages",
+]
+
+#: Plans kept, most recently used: one per (filter, schema, layout).
+PLAN_CACHE_SIZE = 256
+
+# None: the filter runs row by row on tables of that schema (not a selector, or one the
+# kernels cannot evaluate).
+_plans: LRUCache[tuple[Filter, pa.Schema, Layout], Plan | None] = LRUCache(
+    maxsize=PLAN_CACHE_SIZE
+)
+_lock = threading.Lock()
+
+
+class RowwiseFallbackWarning(RuntimeWarning):
+    """A kernel failed on this data, so the filter was evaluated row by row (slowly) with
+    the per-message backend. The answers are still right; please report the case."""
+
+
+def _as_filter(expression: Filter | str, dialect: str) -> Filter:
+    if isinstance(expression, Filter):
+        return expression
+    return _compile(expression, dialect)
+
+
+def _plan(f: Filter, schema: pa.Schema, layout: Layout) -> Plan | None:
+    key = (f, schema, layout)
+    with _lock:
+        if key in _plans:
+            return _plans[key]
+    tree = getattr(f, "tree", False)
+    record = getattr(f, "sql_dialect", None)
+    built: Plan | None = None
+    if tree is not False and record is not None:  # else a tag filter: row by row
+        try:
+            built = compile_arrow(tree, record, schema, layout)
+        except Unsupported:
+            built = None
+    with _lock:
+        return _plans.setdefault(key, built)
+
+
+def _check_data(data: Any) -> None:
+    if not isinstance(data, pa.Table | pa.RecordBatch):
+        raise TypeError(f"expected a pyarrow Table or RecordBatch, not {type(data).__name__}")
+
+
+def evaluate(
+    expression: Filter | str,
+    data: pa.Table | pa.RecordBatch,
+    layout: Layout = DEFAULT_LAYOUT,
+    *,
+    dialect: str = "jms",
+) -> pa.BooleanArray:
+    """The value of the filter for each row: a BooleanArray of TRUE, FALSE and null
+    (UNKNOWN), as `expression.evaluate(message)` gives for each row's message.
+
+    `expression` is a compiled Filter or the text of one in `dialect`. Raises TypeError
+    for data that is not a Table or RecordBatch and LayoutError when its properties
+    column is not a map; never because of the values in the rows.
+    """
+    f = _as_filter(expression, dialect)
+    _check_data(data)
+    plan = _plan(f, data.schema, layout)
+    if plan is not None:
+        try:
+            return plan(data)
+        except (pa.ArrowException, ArithmeticError, TypeError, ValueError) as error:
+            warnings.warn(
+                f"{f!r}: vector evaluation failed ({error}); evaluating row by row",
+                RowwiseFallbackWarning,
+                stacklevel=2,
+            )
+    rows = messages(data, layout, names=None if plan is None else f.identifiers)
+    return pa.array([f.evaluate(m) for m in rows], pa.bool_())
+
+
+def matches(
+    expression: Filter | str,
+    data: pa.Table | pa.RecordBatch,
+    layout: Layout = DEFAULT_LAYOUT,
+    *,
+    dialect: str = "jms",
+) -> pa.BooleanArray:
+    """TRUE for the rows the filter matches, FALSE for the others (UNKNOWN included):
+    a BooleanArray without nulls."""
+    return pc.fill_null(evaluate(expression, data, layout, dialect=dialect), False)
+
+
+def filter(  # noqa: A001 - the module's verb, as in pyarrow
+    expression: Filter | str,
+    data: pa.Table | pa.RecordBatch,
+    layout: Layout = DEFAULT_LAYOUT,
+    *,
+    dialect: str = "jms",
+) -> Any:
+    """The rows of `data` (a Table or RecordBatch, the same kind back) that the filter
+    matches, in order."""
+    return data.filter(evaluate(expression, data, layout, dialect=dialect))
+
+
+def messages(
+    data: pa.Table | pa.RecordBatch,
+    layout: Layout = DEFAULT_LAYOUT,
+    names: Any = None,
+) -> list[Message]:
+    """Each row as the `Message` the per-message backend would be given: what a filter
+    sees, for inspection and for the row-by-row path. `names` limits the properties to
+    those names. A value of no selector type appears as `Opaque(value)`.
+
+    Slow (Python objects per row): meant for a few rows, not for filtering.
+    """
+    _check_data(data)
+    return [
+        Message(properties, tags=tag, keys=keys)  # type: ignore[arg-type]
+        for properties, tag, keys in _message_rows(data, layout, names)
+    ]
+
+
+def cache_clear() -> None:
+    """Forget the cached plans (one per filter, schema and layout)."""
+    with _lock:
+        _plans.clear()

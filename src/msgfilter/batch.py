@@ -1,0 +1,263 @@
+"""Filtering inside a batched entry, and rebuilding the batch from what was kept.
+
+A Pulsar entry is either one message or a batch of messages stored, acknowledged and
+dispatched together. Brokers decide for whole entries; these helpers decide for each message
+of a batch and then rebuild it:
+
+- `filter_batch` runs a filter or predicate over the messages of a batch and returns a
+  `BatchDecision`: all kept (ACCEPT), none kept (REJECT) or PARTIAL, with the kept and
+  dropped indexes. Two modes: `BatchMode.EXACT` keeps exactly the messages that match;
+  `BatchMode.ANY` mirrors DataStax pulsar-jms: the whole batch is kept as soon as one
+  message matches, and the consumer re-applies the filter to the rest.
+- `rebatch` builds the batch of the kept messages, in order, either compacted or with
+  `Placeholder` slots so that every kept message keeps its batch index (as Pulsar's
+  compaction does), and tells which indexes to acknowledge individually.
+
+Nothing is lost: the kept and the dropped indexes together are always 0..n-1, each once.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from itertools import compress
+from typing import Any, Generic, Protocol, TypeVar
+
+from .filter import Filter
+
+T = TypeVar("T")
+
+#: What `filter_batch` accepts as a test: a compiled `Filter` (its `matches` is used), an
+#: object with an ``accept(message)`` method (a `msgfilter.broker.ConsumerFilter`), or any
+#: callable from a message to a truth value.
+Predicate = Callable[[Any], object]
+
+
+class _Accepting(Protocol):
+    def accept(self, message: Any) -> bool: ...
+
+
+class BatchMode(enum.Enum):
+    """How a batch is judged when only some of its messages match."""
+
+    #: Keep exactly the messages that match: a PARTIAL decision when some do.
+    EXACT = "exact"
+    #: DataStax pulsar-jms: keep the whole batch when at least one message matches (the
+    #: consumer filters the rest itself), drop it when none does. Never PARTIAL.
+    ANY = "any"
+
+
+class BatchOutcome(enum.Enum):
+    """The verdict on a batch as a whole."""
+
+    #: Every message is kept (also for an empty batch).
+    ACCEPT = "accept"
+    #: No message is kept.
+    REJECT = "reject"
+    #: Some messages are kept and some dropped.
+    PARTIAL = "partial"
+
+
+@dataclass(frozen=True, slots=True)
+class BatchDecision:
+    """Which messages of a batch of `size` messages are kept and which dropped.
+
+    `kept` and `dropped` are batch indexes in increasing order; together they are exactly
+    ``range(size)``. `acknowledge` is the indexes the broker acknowledges individually:
+    here, the dropped ones.
+    """
+
+    size: int
+    kept: tuple[int, ...]
+    dropped: tuple[int, ...]
+
+    def __post_init__(self) -> None:
+        if len(self.kept) + len(self.dropped) != self.size:
+            raise ValueError("kept and dropped indexes must cover the batch exactly")
+
+    @property
+    def outcome(self) -> BatchOutcome:
+        """ACCEPT when nothing is dropped, REJECT when nothing is kept, else PARTIAL."""
+        if not self.dropped:
+            return BatchOutcome.ACCEPT
+        if not self.kept:
+            return BatchOutcome.REJECT
+        return BatchOutcome.PARTIAL
+
+    @property
+    def acknowledge(self) -> tuple[int, ...]:
+        """The indexes to acknowledge individually: every dropped message."""
+        return self.dropped
+
+    @classmethod
+    def accept_all(cls, size: int) -> BatchDecision:
+        """Keep all `size` messages."""
+        return cls(size, tuple(range(size)), ())
+
+    @classmethod
+    def reject_all(cls, size: int) -> BatchDecision:
+        """Drop all `size` messages."""
+        return cls(size, (), tuple(range(size)))
+
+    @classmethod
+    def from_flags(cls, flags: Sequence[object]) -> BatchDecision:
+        """Keep index i when ``flags[i]`` is true."""
+        size = len(flags)
+        kept = tuple(compress(range(size), flags))
+        if len(kept) == size:
+            return cls(size, kept, ())
+        if not kept:
+            return cls(size, (), tuple(range(size)))
+        return cls(size, kept, tuple(i for i, flag in enumerate(flags) if not flag))
+
+
+def as_predicate(test: Filter | _Accepting | Predicate) -> Predicate:
+    """The per-message callable behind a Filter, a consumer filter, or a plain callable."""
+    if isinstance(test, Filter):
+        return test.matches
+    accept = getattr(test, "accept", None)
+    if callable(accept):
+        return accept  # type: ignore[no-any-return]
+    if callable(test):
+        return test
+    raise TypeError(f"cannot filter with a {type(test).__name__}: give a Filter or a callable")
+
+
+def filter_batch(
+    messages: Sequence[Any],
+    predicate_or_filter: Filter | _Accepting | Predicate,
+    mode: BatchMode = BatchMode.EXACT,
+) -> BatchDecision:
+    """Decide for each message of a batch whether it is kept.
+
+    `messages` are the single messages of one batched entry, in batch order (anything the
+    test accepts: `msgfilter.Message`, mappings). `predicate_or_filter` is a compiled
+    `Filter` (a message is kept when `matches` is True: FALSE and UNKNOWN drop it), a
+    `ConsumerFilter`, or any callable returning a truth value. A `Filter` never raises on
+    odd message data; a callable's exceptions propagate.
+
+    In `BatchMode.EXACT` the result keeps exactly the matching messages. In
+    `BatchMode.ANY` (pulsar-jms) it keeps all of them as soon as one matches, and
+    evaluation stops at the first match.
+
+        >>> import msgfilter
+        >>> d = filter_batch([{"n": 1}, {"n": 5}], msgfilter.compile("n > 2"))
+        >>> d.outcome, d.kept, d.dropped
+        (<BatchOutcome.PARTIAL: 'partial'>, (1,), (0,))
+    """
+    test = as_predicate(predicate_or_filter)
+    if mode is BatchMode.ANY:
+        size = len(messages)
+        if not size or any(map(test, messages)):
+            return BatchDecision.accept_all(size)
+        return BatchDecision.reject_all(size)
+    return BatchDecision.from_flags(list(map(test, messages)))
+
+
+@dataclass(frozen=True, slots=True)
+class Placeholder:
+    """An empty slot left in a rebuilt batch where message `index` was dropped.
+
+    It plays the part of Pulsar's compacted-out ``SingleMessageMetadata`` with an empty
+    payload: the slot exists so that later messages keep their batch index, and holds
+    nothing to deliver.
+    """
+
+    index: int
+
+
+class _Keeps(Protocol):
+    @property
+    def kept(self) -> tuple[int, ...]: ...
+
+    @property
+    def acknowledge(self) -> tuple[int, ...]: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Rebatched(Generic[T]):
+    """A batch rebuilt from the kept messages of a batch of `size` messages.
+
+    `messages` is the new batch in the original order: only the kept messages when
+    compacted, or all `size` slots with a `Placeholder` for each dropped message when
+    indexes are kept stable (then ``messages[i]`` is original message i or its
+    placeholder). `kept` and `dropped` are original batch indexes (together exactly
+    ``range(size)``); `acknowledge` is the subset of `dropped` to acknowledge individually
+    (batch-index acknowledgement) rather than redeliver. `empty` is True when nothing was
+    kept: Pulsar then writes no entry at all.
+    """
+
+    messages: tuple[T | Placeholder, ...]
+    size: int
+    kept: tuple[int, ...]
+    dropped: tuple[int, ...]
+    acknowledge: tuple[int, ...]
+    stable_indexes: bool
+
+    @property
+    def empty(self) -> bool:
+        """True when no message was kept."""
+        return not self.kept
+
+    def delivered(self) -> list[tuple[int, T]]:
+        """(original batch index, message) for each kept message, in order."""
+        if self.stable_indexes:
+            return [(i, m) for i, m in enumerate(self.messages) if not isinstance(m, Placeholder)]
+        return list(zip(self.kept, self.messages, strict=True))  # type: ignore[arg-type]
+
+
+def rebatch(
+    batch: Sequence[T],
+    keep: BatchDecision | _Keeps | Iterable[int],
+    *,
+    placeholders: bool = False,
+) -> Rebatched[T]:
+    """Rebuild `batch` from the messages `keep` names, in their original order.
+
+    `keep` is a `BatchDecision` (or anything with `kept` and `acknowledge` index tuples,
+    such as a `msgfilter.broker.EntryDecision`) or an iterable of batch indexes to keep.
+    With an iterable, every dropped index is to be acknowledged; with a decision, its
+    `acknowledge` says which (an entry decision acknowledges the REJECTed messages and
+    leaves RESCHEDULEd ones for redelivery).
+
+    With `placeholders` False the result is compacted (only the kept messages); with True
+    it keeps every slot, a `Placeholder` in place of each dropped message, so batch indexes
+    stay valid, as Pulsar's ``RawBatchConverter.rebatchMessage`` does for compaction.
+
+    Raises ValueError for an index outside the batch or a decision of another size.
+    """
+    size = len(batch)
+    if isinstance(keep, BatchDecision) or (hasattr(keep, "kept") and hasattr(keep, "acknowledge")):
+        decided: Any = keep
+        wanted = tuple(decided.kept)
+        ack_source: tuple[int, ...] | None = tuple(decided.acknowledge)
+        decided_size = getattr(decided, "size", size)
+        if decided_size != size:
+            raise ValueError(f"the decision is for {decided_size} messages, the batch has {size}")
+    else:
+        wanted = tuple(keep)  # type: ignore[arg-type]
+        ack_source = None
+    flags = [False] * size
+    for index in wanted:
+        if type(index) is not int or not 0 <= index < size:
+            raise ValueError(f"batch index {index!r} is outside a batch of {size}")
+        flags[index] = True
+    kept = tuple(compress(range(size), flags))
+    dropped = tuple(i for i, flag in enumerate(flags) if not flag)
+    if ack_source is None:
+        acknowledge = dropped
+    else:
+        dropped_set = set(dropped)
+        if not dropped_set.issuperset(ack_source):
+            raise ValueError("only dropped messages can be acknowledged individually")
+        acknowledge = tuple(sorted(set(ack_source)))
+    messages: tuple[T | Placeholder, ...]
+    if placeholders:
+        messages = tuple(
+            message if flag else Placeholder(i)
+            for i, (message, flag) in enumerate(zip(batch, flags, strict=True))
+        )
+    else:
+        messages = tuple(compress(batch, flags))
+    return Rebatched(messages, size, kept, dropped, acknowledge, placeholders)

@@ -1,0 +1,653 @@
+"""The built-in entry filters: pulsar-jms selectors, Pulsar tags, RocketMQ tags and SQL92.
+
+Every built-in compiles its expressions through `msgfilter.compile` (shared by the engine's
+cache) once per distinct subscription / consumer setting, never per message, and remembers
+expressions that fail to compile so that they are not retried for every entry.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Hashable, Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Any, Generic, TypeVar
+
+from cachetools import LRUCache
+
+from ..batch import BatchMode
+from ..engine import DIALECTS
+from ..engine import compile as compile_filter
+from ..errors import FilterError
+from ..filter import Filter
+from ..jsmtype import JsmTypeError, decode_properties, jms_destination
+from ..message import Message
+from ..tags import message_tag_code, pulsar_tag_filter
+from .config import FilterConfig
+from .context import Entry, FilterContext
+from .errors import FilterConfigError
+from .filters import ConsumerFilter, EntryFilter
+from .results import EntryDecision, FilterResult
+
+# --- keys ----------------------------------------------------------------------------------
+
+#: Subscription property and consumer metadata: "true" turns pulsar-jms filtering on.
+JMS_FILTERING = "jms.filtering"
+#: Subscription property (with ``jms.filtering=true``) or consumer metadata: the selector.
+JMS_SELECTOR = "jms.selector"
+#: Consumer metadata: ``drop`` (REJECT) or ``reschedule`` (the default) for a message the
+#: consumer's selector does not match.
+JMS_REJECT_ACTION = "jms.selector.reject.action"
+#: Consumer metadata: "true" makes a consumer-selector mismatch a REJECT whatever the action.
+JMS_FORCE_DROP_REJECTED = "jms.force.drop.rejected"
+#: Consumer metadata: "queue" or "topic", how ``JMSDestination`` shows the topic.
+JMS_DESTINATION_TYPE = "jms.destination.type"
+#: Default subscription property of a PIP-419 style expression.
+FILTER_EXPRESSION = "filter.expression"
+#: Default subscription property naming its type: ``SQL92`` or a msgfilter dialect.
+FILTER_EXPRESSION_TYPE = "filter.expression.type"
+#: Default keys of a RocketMQ subscription expression and its type (``TAG`` / ``SQL92``).
+ROCKETMQ_EXPRESSION = "rocketmq.expression"
+ROCKETMQ_EXPRESSION_TYPE = "rocketmq.expression.type"
+#: Consumer metadata key prefixes of the Pulsar tag filter.
+ANYTAG_PREFIX = "anytag"
+ALLTAG_PREFIX = "alltag"
+
+_SELECTOR_DIALECTS = ("jms", "rocketmq")
+
+K = TypeVar("K", bound=Hashable)
+V = TypeVar("V")
+_MISSING: Any = object()
+
+
+class _Memo(Generic[K, V]):
+    """A thread-safe bounded memo: what a filter builds once per distinct setting."""
+
+    def __init__(self, maxsize: int = 1024) -> None:
+        self._cache: LRUCache[K, V] = LRUCache(maxsize=maxsize)
+        self._lock = threading.Lock()
+
+    def get(self, key: K, build: Callable[[], V]) -> V:
+        with self._lock:
+            found = self._cache.get(key, _MISSING)
+        if found is not _MISSING:
+            return found  # type: ignore[no-any-return]
+        value = build()
+        with self._lock:
+            return self._cache.setdefault(key, value)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._cache.clear()
+
+    def __len__(self) -> int:
+        with self._lock:
+            return len(self._cache)
+
+
+def expression_dialect(type_name: str | None) -> str:
+    """The msgfilter dialect of a PIP-419 style expression type.
+
+    ``SQL92`` (any case), None or "" is the ``jms`` dialect; any dialect name that
+    `msgfilter.compile` knows stands for itself. Raises FilterError otherwise.
+    """
+    if type_name is None or type_name == "" or type_name.upper() == "SQL92":
+        return "jms"
+    if type_name in DIALECTS:
+        return type_name
+    known = ", ".join(["SQL92", *sorted(DIALECTS)])
+    raise FilterError(f"unknown expression type {type_name!r} (known: {known})")
+
+
+def _decide_flags(
+    flags: list[bool], mode: BatchMode, reject: FilterResult
+) -> EntryDecision:
+    """Per-message match flags -> a decision, by batch mode."""
+    if mode is BatchMode.ANY:
+        accepted = not flags or any(flags)
+        return EntryDecision.uniform(FilterResult.ACCEPT if accepted else reject, len(flags))
+    return EntryDecision.per_message(FilterResult.ACCEPT if f else reject for f in flags)
+
+
+class PredicateConsumerFilter(ConsumerFilter):
+    """A `ConsumerFilter` from a callable (for example a compiled `Filter`'s ``matches``)."""
+
+    def __init__(self, test: Callable[[Any], object], description: str = "") -> None:
+        self._test = test
+        self.description = description
+
+    def accept(self, message: Any) -> bool:
+        return bool(self._test(message))
+
+    def __repr__(self) -> str:
+        return f"PredicateConsumerFilter({self.description or self._test!r})"
+
+
+ACCEPT_ALL: ConsumerFilter = PredicateConsumerFilter(lambda _message: True, "accept all")
+
+
+# --- pulsar-jms selectors ------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class JmsSelectorConfig(FilterConfig):
+    """Settings of `JmsSelectorFilter` (all optional).
+
+    - `dialect`: the dialect of ``jms.selector`` texts (``jms``, or ``rocketmq``).
+    - `batch_mode`: ``any`` (default, as pulsar-jms: a batch is delivered whole when one
+      message passes) or ``exact`` (each message judged on its own; see `decide`).
+    - `on_invalid_selector`: the result for entries whose stored selector does not compile
+      (default ``reschedule``, as pulsar-jms, which retries later).
+    - `typed_properties`: decode ``_jsmtype`` companions and derive JMS headers (default
+      true); false evaluates selectors on the message as it is.
+    - `expression_key`, `expression_type_key`: the subscription properties of a PIP-419
+      style expression and its type (``SQL92`` or a msgfilter dialect name).
+    """
+
+    dialect: str = "jms"
+    batch_mode: BatchMode = BatchMode.ANY
+    on_invalid_selector: FilterResult = FilterResult.RESCHEDULE
+    typed_properties: bool = True
+    expression_key: str = FILTER_EXPRESSION
+    expression_type_key: str = FILTER_EXPRESSION_TYPE
+
+    def __post_init__(self) -> None:
+        if self.dialect not in _SELECTOR_DIALECTS:
+            raise FilterConfigError(
+                f"JmsSelectorConfig.dialect: {self.dialect!r} is not a selector dialect "
+                f"({', '.join(_SELECTOR_DIALECTS)})"
+            )
+        if not self.expression_key or not self.expression_type_key:
+            raise FilterConfigError("JmsSelectorConfig: property keys must not be empty")
+
+
+@dataclass(frozen=True, slots=True)
+class _Check:
+    """One compiled selector and whether it reads the typed (decoded) view."""
+
+    filter: Filter
+    typed: bool
+
+
+_MATCH, _SUBSCRIPTION_MISS, _CONSUMER_MISS, _ERROR = range(4)
+
+
+@dataclass(frozen=True, slots=True)
+class _JmsPlan:
+    """What one subscription + consumer setting compiles to."""
+
+    subscription: tuple[_Check, ...]
+    consumer: _Check | None
+    reject: FilterResult
+    names: frozenset[str]
+    typed: bool
+
+    def judge(self, message: Message, destination: str | None) -> int:
+        """_MATCH, _SUBSCRIPTION_MISS, _CONSUMER_MISS or _ERROR for one message."""
+        view: Any = message
+        if self.typed:
+            try:
+                view = decode_properties(
+                    message.properties,  # type: ignore[arg-type]
+                    names=self.names,
+                    headers=message.headers,
+                    destination=destination,
+                )
+            except JsmTypeError:
+                return _ERROR
+        for check in self.subscription:
+            if not check.filter.matches(view if check.typed else message):
+                return _SUBSCRIPTION_MISS
+        consumer = self.consumer
+        if consumer is not None and not consumer.filter.matches(
+            view if consumer.typed else message
+        ):
+            return _CONSUMER_MISS
+        return _MATCH
+
+
+def _text(value: object) -> str:
+    """A property value as selector text: "" when absent."""
+    if value is None:
+        return ""
+    if not isinstance(value, str):
+        raise FilterError(f"a selector is text, not {type(value).__name__}")
+    return value
+
+
+class JmsSelectorFilter(EntryFilter):
+    """JMS selectors with DataStax pulsar-jms's conventions (its ``JMSFilter``).
+
+    Where selectors come from:
+
+    - subscription properties ``jms.filtering=true`` and ``jms.selector``: the
+      subscription selector; a message it does not match is REJECTed (acknowledged);
+    - consumer metadata ``jms.selector``, honoured when the subscription has a selector or
+      the consumer metadata has ``jms.filtering=true``: a message it does not match gets
+      the consumer's reject action: REJECT when ``jms.selector.reject.action=drop`` or
+      ``jms.force.drop.rejected=true``, RESCHEDULE otherwise (queue semantics: another
+      consumer may take it);
+    - a PIP-419 style pair of subscription properties (`JmsSelectorConfig.expression_key`,
+      default ``filter.expression``, and its type, default ``SQL92``): one more
+      subscription-level expression, in the dialect its type names.
+
+    Without any selector every entry is ACCEPTed; marker entries always are. Messages are
+    evaluated through `msgfilter.jsmtype.decode_properties` (typed ``_jsmtype`` values,
+    derived JMS headers) for selectors in the ``jms`` dialect; a typed value that does not
+    parse makes the message an evaluation error, which REJECTs it.
+
+    Batches, in `BatchMode.ANY` (pulsar-jms): an evaluation error anywhere REJECTs the
+    entry; if every message fails the subscription selector, REJECT; if any message
+    matches everything, ACCEPT the whole batch (the consumer applies `consumer_filter` to
+    the rest); otherwise the reject action. In `BatchMode.EXACT`, `decide` judges each
+    message by the rules for a single message, and `filter_entry` ACCEPTs the entry when
+    any message is kept.
+
+    A stored selector that does not compile gives `JmsSelectorConfig.on_invalid_selector`
+    (RESCHEDULE) for the entries it would judge; `validate_subscription_properties` and
+    `validate_consumer_metadata` refuse such selectors up front.
+    """
+
+    config_type = JmsSelectorConfig
+
+    def __init__(self, config: JmsSelectorConfig | None = None) -> None:
+        self.config = config if config is not None else JmsSelectorConfig()
+        self._plans: _Memo[tuple[object, ...], _JmsPlan | FilterResult] = _Memo()
+
+    def __repr__(self) -> str:
+        return f"JmsSelectorFilter({self.config!r})"
+
+    def filter_entry(self, entry: Entry, context: FilterContext) -> FilterResult:
+        return self.decide(entry, context).result
+
+    def decide(self, entry: Entry, context: FilterContext) -> EntryDecision:
+        plan = self._plan(context)
+        if isinstance(plan, FilterResult):
+            return EntryDecision.uniform(plan, entry.size)
+        if entry.metadata.marker:
+            return EntryDecision.uniform(FilterResult.ACCEPT, entry.size)
+        destination = self._destination(plan, context)
+        codes = [plan.judge(m, destination) for m in entry.messages]
+        if self.config.batch_mode is BatchMode.EXACT or not entry.is_batch:
+            return EntryDecision.per_message(self._result(code, plan.reject) for code in codes)
+        return EntryDecision.uniform(self._batch_result(codes, plan), entry.size)
+
+    def consumer_filter(self, context: FilterContext) -> ConsumerFilter:
+        """The test a consumer re-applies to the messages of a batch delivered whole.
+
+        It accepts a message that passes the subscription selectors and the consumer's
+        selector. Raises FilterError when one of them does not compile.
+        """
+        plan = self._build_plan(self._key(context), strict=True)
+        if isinstance(plan, FilterResult):
+            return ACCEPT_ALL
+        destination = self._destination(plan, context)
+        return PredicateConsumerFilter(
+            lambda m: plan.judge(m if isinstance(m, Message) else Message(m), destination)
+            == _MATCH,
+            "jms selectors",
+        )
+
+    def close(self) -> None:
+        self._plans.clear()
+
+    # -- internals --
+
+    @staticmethod
+    def _result(code: int, reject: FilterResult) -> FilterResult:
+        if code == _MATCH:
+            return FilterResult.ACCEPT
+        if code == _CONSUMER_MISS:
+            return reject
+        return FilterResult.REJECT
+
+    @staticmethod
+    def _batch_result(codes: list[int], plan: _JmsPlan) -> FilterResult:
+        if not codes:
+            return FilterResult.ACCEPT
+        if _ERROR in codes:
+            return FilterResult.REJECT
+        if plan.subscription and all(c == _SUBSCRIPTION_MISS for c in codes):
+            return FilterResult.REJECT
+        if _MATCH in codes:
+            return FilterResult.ACCEPT
+        return plan.reject
+
+    @staticmethod
+    def _destination(plan: _JmsPlan, context: FilterContext) -> str | None:
+        if "JMSDestination" not in plan.names or not context.topic:
+            return None
+        return jms_destination(context.topic, context.consumer_get(JMS_DESTINATION_TYPE))
+
+    def _key(self, context: FilterContext) -> tuple[object, ...]:
+        sub = context.subscription_properties
+        meta: Mapping[str, object] = context.consumer_metadata or {}
+        sub_selector = sub.get(JMS_SELECTOR) if sub.get(JMS_FILTERING) == "true" else None
+        active = bool(sub_selector) or meta.get(JMS_FILTERING) == "true"
+        consumer_selector = meta.get(JMS_SELECTOR) if active else None
+        drop = meta.get(JMS_REJECT_ACTION) == "drop" or meta.get(JMS_FORCE_DROP_REJECTED) == "true"
+        return (
+            sub_selector,
+            sub.get(self.config.expression_key),
+            sub.get(self.config.expression_type_key),
+            consumer_selector,
+            FilterResult.REJECT if drop else FilterResult.RESCHEDULE,
+        )
+
+    def _plan(self, context: FilterContext) -> _JmsPlan | FilterResult:
+        key = self._key(context)
+        return self._plans.get(key, lambda: self._build_plan(key, strict=False))
+
+    def _build_plan(self, key: tuple[object, ...], *, strict: bool) -> _JmsPlan | FilterResult:
+        sub_selector, expression, expression_type, consumer_selector, reject = key
+        assert isinstance(reject, FilterResult)
+        cfg = self.config
+        typed = cfg.typed_properties
+        try:
+            checks: list[_Check] = []
+            text = _text(sub_selector)
+            if text:
+                checks.append(_Check(compile_filter(text, cfg.dialect), typed))
+            if expression is not None:
+                dialect = expression_dialect(_text(expression_type) or None)
+                f = compile_filter(_text(expression), dialect)
+                checks.append(_Check(f, typed and dialect == "jms"))
+            consumer_text = _text(consumer_selector)
+            consumer = (
+                _Check(compile_filter(consumer_text, cfg.dialect), typed)
+                if consumer_text
+                else None
+            )
+        except FilterError:
+            if strict:
+                raise
+            return cfg.on_invalid_selector
+        if not checks and consumer is None:
+            return FilterResult.ACCEPT
+        names: set[str] = set()
+        for check in (*checks, consumer):
+            if check is not None and check.typed:
+                names |= check.filter.identifiers
+        return _JmsPlan(tuple(checks), consumer, reject, frozenset(names), typed)
+
+
+def validate_subscription_properties(
+    props: Mapping[str, str], config: JmsSelectorConfig | None = None
+) -> None:
+    """Refuse subscription properties whose selectors would not compile.
+
+    Call it where a subscription is created. Checks ``jms.selector`` when
+    ``jms.filtering=true``, and the PIP-419 style expression and its type. Raises the
+    compile error (`FilterSyntaxError`, `FilterTypeError`, `FilterLimitError`, all
+    `FilterError`) or FilterError for an unknown expression type.
+    """
+    cfg = config or JmsSelectorConfig()
+    if props.get(JMS_FILTERING) == "true":
+        text = _text(props.get(JMS_SELECTOR))
+        if text:
+            compile_filter(text, cfg.dialect)
+    expression = props.get(cfg.expression_key)
+    if expression is not None:
+        dialect = expression_dialect(_text(props.get(cfg.expression_type_key)) or None)
+        compile_filter(_text(expression), dialect)
+    elif props.get(cfg.expression_type_key) is not None:
+        raise FilterError(
+            f"subscription property {cfg.expression_type_key!r} is set "
+            f"without {cfg.expression_key!r}"
+        )
+
+
+def validate_consumer_metadata(
+    metadata: Mapping[str, str], config: JmsSelectorConfig | None = None
+) -> None:
+    """Refuse consumer metadata with a selector that does not compile or an unknown action.
+
+    Call it where a consumer connects. Raises the compile error, or `FilterConfigError`
+    when ``jms.selector.reject.action`` is neither ``drop`` nor ``reschedule``.
+    """
+    cfg = config or JmsSelectorConfig()
+    text = _text(metadata.get(JMS_SELECTOR))
+    if text:
+        compile_filter(text, cfg.dialect)
+    action = metadata.get(JMS_REJECT_ACTION)
+    if action is not None and action not in ("drop", "reschedule"):
+        raise FilterConfigError(
+            f"consumer metadata {JMS_REJECT_ACTION}={action!r}: expected drop or reschedule"
+        )
+
+
+# --- Pulsar tags ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class PulsarTagConfig(FilterConfig):
+    """Settings of `PulsarTagEntryFilter` (all optional).
+
+    - `batch_mode`: ``any`` (default: a batch with one matching message is delivered
+      whole) or ``exact``.
+    - `reject_action`: the result for a message without the consumer's tags: ``reject``
+      (default) or ``reschedule`` (for shared subscriptions whose consumers ask for
+      different tags).
+    - `on_invalid`: the result when the consumer metadata cannot be read as tags.
+    """
+
+    batch_mode: BatchMode = BatchMode.ANY
+    reject_action: FilterResult = FilterResult.REJECT
+    on_invalid: FilterResult = FilterResult.RESCHEDULE
+
+    def __post_init__(self) -> None:
+        if self.reject_action is FilterResult.ACCEPT:
+            raise FilterConfigError("PulsarTagConfig.reject_action cannot be accept")
+
+
+def _tag_items(metadata: Mapping[str, object]) -> tuple[tuple[str, object], ...]:
+    return tuple(
+        sorted(
+            (k, v)
+            for k, v in metadata.items()
+            if isinstance(k, str) and k.startswith((ANYTAG_PREFIX, ALLTAG_PREFIX))
+        )
+    )
+
+
+class PulsarTagEntryFilter(EntryFilter):
+    """Pulsar tag filtering from consumer metadata (``anytag*`` / ``alltag*`` keys).
+
+    A message's tags are its properties whose key starts with ``tag``; it matches when it
+    has one of the consumer's anytag values (if any are given) and all of its alltag
+    values (see `msgfilter.tags.pulsar_tag_filter`). A consumer without tag keys, or no
+    consumer at all, receives everything. A message that does not match gets
+    `PulsarTagConfig.reject_action`.
+    """
+
+    config_type = PulsarTagConfig
+
+    def __init__(self, config: PulsarTagConfig | None = None) -> None:
+        self.config = config if config is not None else PulsarTagConfig()
+        self._filters: _Memo[tuple[tuple[str, object], ...], Filter | FilterResult] = _Memo()
+
+    def __repr__(self) -> str:
+        return f"PulsarTagEntryFilter({self.config!r})"
+
+    def _filter(self, context: FilterContext, *, strict: bool) -> Filter | None | FilterResult:
+        if context.consumer_metadata is None:
+            return None
+        items = _tag_items(context.consumer_metadata)
+        if not items:
+            return None
+
+        def build() -> Filter:
+            built = pulsar_tag_filter(dict(items))  # type: ignore[arg-type]
+            # Through the engine's cache, so equal tag sets share one compiled filter.
+            return compile_filter(built.unparse(), "pulsar-tag")
+
+        if strict:
+            return build()
+
+        def build_or_policy() -> Filter | FilterResult:
+            try:
+                return build()
+            except FilterError:
+                return self.config.on_invalid
+
+        return self._filters.get(items, build_or_policy)
+
+    def filter_entry(self, entry: Entry, context: FilterContext) -> FilterResult:
+        return self.decide(entry, context).result
+
+    def decide(self, entry: Entry, context: FilterContext) -> EntryDecision:
+        f = self._filter(context, strict=False)
+        if f is None:
+            return EntryDecision.uniform(FilterResult.ACCEPT, entry.size)
+        if isinstance(f, FilterResult):
+            return EntryDecision.uniform(f, entry.size)
+        return _decide_flags(
+            list(map(f.matches, entry.messages)),
+            self.config.batch_mode,
+            self.config.reject_action,
+        )
+
+    def consumer_filter(self, context: FilterContext) -> ConsumerFilter:
+        """The consumer's tag test on single messages (raises FilterError if unreadable)."""
+        f = self._filter(context, strict=True)
+        if f is None or isinstance(f, FilterResult):
+            return ACCEPT_ALL
+        return PredicateConsumerFilter(f.matches, f.text)
+
+    def close(self) -> None:
+        self._filters.clear()
+
+
+# --- RocketMQ tags and SQL92 ---------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class RocketMQConfig(FilterConfig):
+    """Settings of `RocketMQEntryFilter` (all optional).
+
+    - `expression_key`, `expression_type_key`: where the subscription expression and its
+      type (``TAG``, the default, or ``SQL92``: RocketMQ's ``ExpressionType``) are read,
+      in the consumer metadata first, then in the subscription properties.
+    - `exact_tags`: true (default) compares tag strings, as the client's re-check does;
+      false compares Java hash codes only, as the broker's consume-queue check does (a
+      hash collision then gets through).
+    - `batch_mode`, `reject_action`, `on_invalid`: as for `PulsarTagConfig`.
+    """
+
+    expression_key: str = ROCKETMQ_EXPRESSION
+    expression_type_key: str = ROCKETMQ_EXPRESSION_TYPE
+    exact_tags: bool = True
+    batch_mode: BatchMode = BatchMode.ANY
+    reject_action: FilterResult = FilterResult.REJECT
+    on_invalid: FilterResult = FilterResult.RESCHEDULE
+
+    def __post_init__(self) -> None:
+        if self.reject_action is FilterResult.ACCEPT:
+            raise FilterConfigError("RocketMQConfig.reject_action cannot be accept")
+        if not self.expression_key or not self.expression_type_key:
+            raise FilterConfigError("RocketMQConfig: property keys must not be empty")
+
+
+def rocketmq_dialect(expression_type: str | None) -> str:
+    """The msgfilter dialect of a RocketMQ expression type (``ExpressionType``).
+
+    None, "" and ``TAG`` are tag expressions (``rocketmq-tag``); ``SQL92`` is the
+    ``rocketmq`` dialect; both exact-case, as RocketMQ compares them. Raises FilterError
+    for any other type.
+    """
+    if expression_type is None or expression_type in ("", "TAG"):
+        return "rocketmq-tag"
+    if expression_type == "SQL92":
+        return "rocketmq"
+    raise FilterError(f"unknown RocketMQ expression type {expression_type!r} (TAG or SQL92)")
+
+
+class RocketMQEntryFilter(EntryFilter):
+    """RocketMQ subscription filtering: a tag expression (``A || B``) or an SQL92 one.
+
+    The expression and its type come from the consumer metadata or the subscription
+    properties (`RocketMQConfig`). Without an expression, everything is delivered. A tag
+    expression matches a message by its ``TAGS`` (`msgfilter.Message.tags`): exactly, or
+    by hash code with ``exact_tags=false``; ``*`` and an empty expression match all
+    messages, untagged ones included. An SQL92 expression is evaluated in the ``rocketmq``
+    dialect. A non-matching message gets `RocketMQConfig.reject_action`.
+    """
+
+    config_type = RocketMQConfig
+
+    def __init__(self, config: RocketMQConfig | None = None) -> None:
+        self.config = config if config is not None else RocketMQConfig()
+        self._tests: _Memo[tuple[object, object], Callable[[Any], bool] | FilterResult | None] = (
+            _Memo()
+        )
+
+    def __repr__(self) -> str:
+        return f"RocketMQEntryFilter({self.config!r})"
+
+    def _setting(self, context: FilterContext, key: str) -> object:
+        meta = context.consumer_metadata
+        if meta is not None and key in meta:
+            return meta[key]
+        return context.subscription_properties.get(key)
+
+    def _compiled(self, context: FilterContext) -> Filter | None:
+        expression = self._setting(context, self.config.expression_key)
+        if expression is None:
+            return None
+        expression_type = self._setting(context, self.config.expression_type_key)
+        if expression_type is not None and not isinstance(expression_type, str):
+            raise FilterError("a RocketMQ expression type is text")
+        return compile_filter(_text(expression), rocketmq_dialect(expression_type))
+
+    def _test(self, context: FilterContext) -> Callable[[Any], bool] | None | FilterResult:
+        key = (
+            self._setting(context, self.config.expression_key),
+            self._setting(context, self.config.expression_type_key),
+        )
+
+        def build() -> Callable[[Any], bool] | FilterResult | None:
+            try:
+                f = self._compiled(context)
+            except FilterError:
+                return self.config.on_invalid
+            if f is None:
+                return None
+            if f.dialect == "rocketmq-tag" and not self.config.exact_tags:
+                by_code: Callable[[int | None], bool] = f.matches_code  # type: ignore[attr-defined]
+                return lambda message: by_code(message_tag_code(message))
+            return f.matches
+
+        return self._tests.get(key, build)
+
+    def filter_entry(self, entry: Entry, context: FilterContext) -> FilterResult:
+        return self.decide(entry, context).result
+
+    def decide(self, entry: Entry, context: FilterContext) -> EntryDecision:
+        test = self._test(context)
+        if test is None:
+            return EntryDecision.uniform(FilterResult.ACCEPT, entry.size)
+        if isinstance(test, FilterResult):
+            return EntryDecision.uniform(test, entry.size)
+        return _decide_flags(
+            list(map(test, entry.messages)), self.config.batch_mode, self.config.reject_action
+        )
+
+    def consumer_filter(self, context: FilterContext) -> ConsumerFilter:
+        """The client-side test: exact tags (or the SQL92 expression). Raises FilterError."""
+        f = self._compiled(context)
+        if f is None:
+            return ACCEPT_ALL
+        return PredicateConsumerFilter(f.matches, f.text)
+
+    def close(self) -> None:
+        self._tests.clear()
+
+
+#: The built-in entry filters by name, for `msgfilter.broker.load_filters`.
+BUILTIN_FILTERS: Mapping[str, type[EntryFilter]] = MappingProxyType(
+    {
+        "jms": JmsSelectorFilter,
+        "pulsar-tag": PulsarTagEntryFilter,
+        "rocketmq": RocketMQEntryFilter,
+    }
+)
