@@ -22,6 +22,8 @@ import msgfilter
 import msgfilter.arrow as ma
 from msgfilter.dialects import JMS
 from msgfilter.errors import FilterError
+from msgfilter.backends import arrow as backend
+from msgfilter.semantics import values as v
 from msgfilter.semantics.like import compile_like
 from msgfilter.syntax import nodes as n
 from msgfilter.syntax.unparse import unparse
@@ -260,8 +262,11 @@ def test_like_with_escape_matches_the_reference_matcher(
     assert got == [compile_like(pattern, escape)(s) for s in strings]
 
 
+some_texts = st.text(alphabet="a😀\U00010000\uffff\ue000\ud7ff\x00", max_size=3) | st.text(max_size=4)
+
+
 @settings(max_examples=200, deadline=None)
-@given(st.lists(st.text(max_size=4), min_size=1, max_size=6), st.lists(st.text(max_size=4), min_size=1, max_size=6))
+@given(st.lists(some_texts, min_size=1, max_size=6), st.lists(some_texts, min_size=1, max_size=6))
 def test_string_ordering_is_by_utf16_code_units(left: list[str], right: list[str]) -> None:
     size = min(len(left), len(right))
     pairs = [(a, b) for a, b in zip(left[:size], right[:size], strict=True)
@@ -271,3 +276,74 @@ def test_string_ordering_is_by_utf16_code_units(left: list[str], right: list[str
     for op in ("<", "<=", ">", ">="):
         f = msgfilter.compile(f"a {op} b")
         assert ma.evaluate(f, table).to_pylist() == [f.evaluate({"a": a, "b": b}) for a, b in pairs]
+
+
+# -- values, not only conditions ---------------------------------------------------------------
+
+
+def reference_value(node: n.Expr, message: msgfilter.Message) -> object:
+    """The dialect's value of a value expression, straight from semantics/values.py."""
+    if isinstance(node, n.Ident):
+        return message.view.get(node.name)
+    if isinstance(node, n.NullLit):
+        return None
+    if isinstance(node, n.StringLit | n.ExactLit | n.ApproxLit | n.BoolLit):
+        return node.value
+    if isinstance(node, n.Negate):
+        return v.negate(reference_value(node.operand, message))
+    assert isinstance(node, n.Arith)
+    left, right = reference_value(node.left, message), reference_value(node.right, message)
+    return v.ARITHMETIC[node.op](left, right)
+
+
+def comparable(value: object) -> object:
+    """A value with its type, NaN equal to itself and -0.0 apart from 0.0."""
+    if value is None:
+        return None
+    if type(value) is float:
+        return ("D", "nan" if math.isnan(value) else (value, math.copysign(1.0, value)))
+    if type(value) in (int, str, bool):
+        return (type(value).__name__, value)
+    return "no selector type"
+
+
+def arrow_values(tree: n.Expr, table: pa.Table) -> list[object]:
+    compiler = backend._Compiler(table.schema, backend.DEFAULT_LAYOUT, JMS)
+    parts = compiler.value(tree)(backend._Eval(table))
+    length = table.num_rows
+    columns = {}
+    for kind, datum in parts.items():
+        if isinstance(datum, pa.Scalar):
+            datum = pa.repeat(datum, length)
+        columns[kind] = datum.to_pylist()
+    out: list[object] = []
+    for row in range(length):
+        found: object = None
+        for kind, column_values in columns.items():
+            if column_values[row] is not None:
+                found = "no selector type" if kind == "O" else comparable(column_values[row])
+                break
+        out.append(found)
+    return out
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(values, rows_strategy)
+def test_values_are_the_dialects_values(tree: n.Expr, columns: Any) -> None:
+    # Arithmetic (wrapping, division, promotion), negation and concatenation with the
+    # Java text of every type, compared as values rather than through a condition.
+    table, messages = build(columns)
+    want = [comparable(reference_value(tree, m)) for m in messages]
+    assert arrow_values(tree, table) == want, unparse(tree, JMS)
+
+
+@pytest.mark.parametrize(
+    ("left", "right"),
+    [(LONG_MIN, -1), (7, 2), (-7, 2), (7, -2), (-7, -2), (5, 0), (0, 0), (LONG_MAX, -1), (1, 3)],
+)
+def test_long_division_is_javas(left: int, right: int) -> None:
+    table = pa.table({"a": [left], "b": [right]})
+    for text in ("a / b", f"a / {right}" if right >= 0 else f"a / ({right})"):
+        tree = msgfilter.compile(f"({text}) IS NULL").tree
+        assert isinstance(tree, n.IsNull)
+        assert arrow_values(tree.operand, table) == [comparable(v.div(left, right))]

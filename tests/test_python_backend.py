@@ -11,9 +11,11 @@ from msgfilter.backends import python as backend
 from msgfilter.syntax import nodes
 
 
-def test_every_node_class_has_every_mode() -> None:
-    assert set(backend._HANDLERS) == set(nodes.NODE_TYPES)
-    for handlers in backend._HANDLERS.values():
+@pytest.mark.parametrize("dialect", sorted(backend.HANDLERS))
+def test_every_node_class_has_every_mode(dialect: str) -> None:
+    table = backend.HANDLERS[dialect]
+    assert set(table) == set(nodes.NODE_TYPES)
+    for handlers in table.values():
         assert set(handlers) == {"value", "truth", "falsity", "tri"}
 
 

@@ -22,6 +22,7 @@ import enum
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from itertools import compress
+from operator import not_
 from typing import Any, Generic, Protocol, TypeVar
 
 from .filter import Filter
@@ -109,7 +110,7 @@ class BatchDecision:
             return cls(size, kept, ())
         if not kept:
             return cls(size, (), tuple(range(size)))
-        return cls(size, kept, tuple(i for i, flag in enumerate(flags) if not flag))
+        return cls(size, kept, tuple(compress(range(size), map(not_, flags))))
 
 
 def as_predicate(test: Filter | _Accepting | Predicate) -> Predicate:
@@ -236,7 +237,7 @@ def rebatch(
         if decided_size != size:
             raise ValueError(f"the decision is for {decided_size} messages, the batch has {size}")
     else:
-        wanted = tuple(keep)  # type: ignore[arg-type]
+        wanted = tuple(keep)
         ack_source = None
     flags = [False] * size
     for index in wanted:
@@ -244,7 +245,7 @@ def rebatch(
             raise ValueError(f"batch index {index!r} is outside a batch of {size}")
         flags[index] = True
     kept = tuple(compress(range(size), flags))
-    dropped = tuple(i for i, flag in enumerate(flags) if not flag)
+    dropped = tuple(compress(range(size), map(not_, flags)))
     if ack_source is None:
         acknowledge = dropped
     else:

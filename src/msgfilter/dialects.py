@@ -37,6 +37,11 @@ class Dialect:
     comments: bool = False
     #: The empty or blank selector matches everything (JMS); otherwise it is an error.
     empty_matches_all: bool = True
+    #: ActiveMQ's extra parse-time checks: a TRUE/FALSE literal left of `=`/`<>` with a
+    #: string or number literal on the right, and BETWEEN with constant bounds low > high.
+    activemq_checks: bool = False
+    #: An approximate literal beyond the double range is an error (not Infinity).
+    finite_literals: bool = False
     #: The largest exact literal; larger ones are errors (Java long, or int for RocketMQ
     #: where it decides between Integer and Long, see the backend).
     max_exact: int = 2**63 - 1
@@ -60,6 +65,8 @@ ROCKETMQ = Dialect(
     string_coercion=True,
     comments=True,
     empty_matches_all=False,
+    activemq_checks=True,
+    finite_literals=True,
 )
 
 SQL_DIALECTS: dict[str, Dialect] = {d.name: d for d in (JMS, ROCKETMQ)}

@@ -396,9 +396,11 @@ def decode_properties(
 
     `headers` are header fields already in the form the selector sees (`Message.headers`;
     `pulsar_message` puts the Pulsar metadata there). Each wins over what the properties
-    would give, except ``JMSXGroupSeq``, where a property wins as on the broker. With `names`, only those names are decoded (the identifiers a selector
-    reads): a bad value elsewhere then goes unnoticed, as on the broker, which decodes a
-    property only when the selector asks for it.
+    would give, except ``JMSXGroupSeq``, where a property wins as on the broker.
+
+    With `names`, only those names are decoded (the identifiers a selector reads): a bad
+    value elsewhere then goes unnoticed, as on the broker, which decodes a property only
+    when the selector asks for it.
 
     Raises `JsmTypeError` when a decoded value does not parse as its declared type.
 
@@ -530,11 +532,14 @@ def encode_value(value: object, type_name: str | None = None) -> tuple[str | Non
         low, high = _INT_RANGES[type_name]
         if low <= value <= high:
             return str(value), type_name
-    if type_name in ("float", "double") and isinstance(value, int | float):
-        if not isinstance(value, bool):
-            if type_name == "double":
-                return _java_double_text(float(value)), type_name
-            return _java_float_text(_float32(float(value))), type_name
+    if (
+        type_name in ("float", "double")
+        and isinstance(value, int | float)
+        and not isinstance(value, bool)
+    ):
+        if type_name == "double":
+            return _java_double_text(float(value)), type_name
+        return _java_float_text(_float32(float(value))), type_name
     if type_name == "string" and isinstance(value, str):
         return value, None
     raise FilterError(f"{value!r} cannot be written as a Java {type_name}")

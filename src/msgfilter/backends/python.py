@@ -21,6 +21,7 @@ from typing import Any
 
 from ..dialects import Dialect
 from ..message import as_mapping
+from ..semantics import rocketmq as rq
 from ..semantics import values as v
 from ..semantics.like import compile_like, like_shape
 from ..syntax import nodes as n
@@ -41,6 +42,8 @@ _RUNTIME: dict[str, Any] = {
     "_eq": v.cmp_eq, "_ne": v.cmp_ne, "_lt": v.cmp_lt,
     "_le": v.cmp_le, "_gt": v.cmp_gt, "_ge": v.cmp_ge,
     "_add": v.add, "_sub": v.sub, "_mul": v.mul, "_div": v.div,
+    "_rprop": rq.prop, "_rin": rq.in_list, "_rtest": rq.string_test, "_rneg": rq.negate,
+    "_req": rq.eq, "_rne": rq.ne, "_rlt": rq.lt, "_rle": rq.le, "_rgt": rq.gt, "_rge": rq.ge,
 }
 _FLIP = {"=": "=", "<>": "<>", "<": ">", "<=": ">=", ">": "<", ">=": "<="}
 _PY_OP = {"=": "==", "<>": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">="}
@@ -56,6 +59,7 @@ class _Scope:
 class _Gen:
     def __init__(self, dialect: Dialect) -> None:
         self.dialect = dialect
+        self.handlers = HANDLERS[dialect.name]
         self.consts: list[object] = []
         self.const_index: dict[object, str] = {}
         self.temps = 0
@@ -125,13 +129,13 @@ class _Gen:
     def emit(self, mode: str, node: n.Expr) -> str:
         if node.depth >= _SPLIT_HEIGHT and node.depth % _SPLIT_HEIGHT == 0:
             return self._split(mode, node)
-        handler = _HANDLERS[type(node)][mode]
+        handler = self.handlers[type(node)][mode]
         return handler(self, node)
 
     def _split(self, mode: str, node: n.Expr) -> str:
         outer = self.scope
         self.scope = _Scope()
-        body = _HANDLERS[type(node)]["value" if mode == "value" else "tri"](self, node)
+        body = self.handlers[type(node)]["value" if mode == "value" else "tri"](self, node)
         name = f"_s{len(self.subs)}"
         self.subs.append(self.function(name, body, "None"))
         self.scope = outer
@@ -182,11 +186,11 @@ def _hashable(value: object) -> bool:
 
 
 def _truth_from_tri(g: _Gen, node: n.Expr) -> str:
-    return f"({_HANDLERS[type(node)]['tri'](g, node)} is True)"
+    return f"({g.handlers[type(node)]['tri'](g, node)} is True)"
 
 
 def _falsity_from_tri(g: _Gen, node: n.Expr) -> str:
-    return f"({_HANDLERS[type(node)]['tri'](g, node)} is False)"
+    return f"({g.handlers[type(node)]['tri'](g, node)} is False)"
 
 
 # -- literals and names -------------------------------------------------------------------
@@ -496,7 +500,7 @@ _VALUE_ONLY: Handlers = {
 }
 
 
-def _condition(truth: Any, falsity: Any, tri: Any) -> dict[str, Any]:
+def _condition(truth: Any, falsity: Any, tri: Any) -> Handlers:
     # A condition used as a value (an operand of `=` or IS NULL) is its tri value.
     return {"truth": truth, "falsity": falsity, "tri": tri, "value": tri}
 
@@ -517,6 +521,66 @@ _HANDLERS: dict[type[n.Node], dict[str, Callable[[_Gen, Any], str]]] = {
     n.And: _condition(_and_truth, _and_falsity, _and_tri),
     n.Or: _condition(_or_truth, _or_falsity, _or_tri),
     n.StringTest: _condition(_unsupported, _unsupported, _unsupported),
+}
+
+
+# -- the rocketmq dialect: string properties converted to the literal's type -------------
+# Every operation is a call into semantics/rocketmq.py, whose conversions may raise
+# `Undelivered` as the broker throws; the generated function's handler turns that into
+# "not delivered" for the whole message, as the broker does.
+
+_RMQ_COMPARE = {"=": "_req", "<>": "_rne", "<": "_rlt", "<=": "_rle", ">": "_rgt", ">=": "_rge"}
+
+
+def _rmq_ident_value(g: _Gen, node: n.Ident) -> str:
+    return f"_rprop({g.bind(node)[0]})"
+
+
+def _rmq_ident_tri(g: _Gen, node: n.Ident) -> str:
+    # A bare property is cast to Boolean: a string (every property) is FALSE.
+    return f"_cond(_rprop({g.bind(node)[0]}))"
+
+
+def _rmq_compare_tri(g: _Gen, node: n.Compare) -> str:
+    return f"{_RMQ_COMPARE[node.op]}({g.value(node.left)}, {g.value(node.right)})"
+
+
+def _rmq_in_tri(g: _Gen, node: n.In) -> str:
+    items = g.const(frozenset(node.items))
+    return f"_rin({g.value(node.operand)}, {items}, {node.negated})"
+
+
+def _rmq_string_test_tri(g: _Gen, node: n.StringTest) -> str:
+    op, text = g.const(node.op), g.const(node.value)
+    return f"_rtest({op}, {node.negated}, {g.value(node.operand)}, {text})"
+
+
+def _rmq_negate_value(g: _Gen, node: n.Negate) -> str:
+    return f"_rneg({g.value(node.operand)})"
+
+
+def _from_tri(tri: Callable[[_Gen, Any], str]) -> Handlers:
+    return _condition(
+        lambda g, node: f"({tri(g, node)} is True)",
+        lambda g, node: f"({tri(g, node)} is False)",
+        tri,
+    )
+
+
+_ROCKETMQ_HANDLERS: dict[type[n.Node], Handlers] = {
+    **_HANDLERS,
+    n.Ident: {"value": _rmq_ident_value, "truth": _truth_from_tri,
+              "falsity": _falsity_from_tri, "tri": _rmq_ident_tri},
+    n.Negate: {"value": _rmq_negate_value, **_VALUE_ONLY},
+    n.Compare: _from_tri(_rmq_compare_tri),
+    n.In: _from_tri(_rmq_in_tri),
+    n.StringTest: _from_tri(_rmq_string_test_tri),
+}
+
+#: Node handlers of each SQL dialect.
+HANDLERS: dict[str, dict[type[n.Node], Handlers]] = {
+    "jms": _HANDLERS,
+    "rocketmq": _ROCKETMQ_HANDLERS,
 }
 
 

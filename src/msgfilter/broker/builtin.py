@@ -469,7 +469,7 @@ class PulsarTagEntryFilter(EntryFilter):
     def __repr__(self) -> str:
         return f"PulsarTagEntryFilter({self.config!r})"
 
-    def _filter(self, context: FilterContext, *, strict: bool) -> Filter | None | FilterResult:
+    def _filter(self, context: FilterContext, *, strict: bool) -> Filter | FilterResult | None:
         if context.consumer_metadata is None:
             return None
         items = _tag_items(context.consumer_metadata)
@@ -599,7 +599,7 @@ class RocketMQEntryFilter(EntryFilter):
             raise FilterError("a RocketMQ expression type is text")
         return compile_filter(_text(expression), rocketmq_dialect(expression_type))
 
-    def _test(self, context: FilterContext) -> Callable[[Any], bool] | None | FilterResult:
+    def _test(self, context: FilterContext) -> Callable[[Any], bool] | FilterResult | None:
         key = (
             self._setting(context, self.config.expression_key),
             self._setting(context, self.config.expression_type_key),

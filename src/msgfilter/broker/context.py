@@ -55,7 +55,7 @@ class EntryMetadata:
       transaction markers); selector filters let it through untouched.
     """
 
-    properties: Mapping[str, str] = field(default=_EMPTY)
+    properties: Mapping[str, str] = field(default_factory=lambda: _EMPTY)
     publish_time: int = 0
     batch_size: int | None = None
     marker: bool = False
@@ -152,7 +152,7 @@ class FilterContext:
     """
 
     subscription: str
-    subscription_properties: Mapping[str, str] = field(default=_EMPTY)
+    subscription_properties: Mapping[str, str] = field(default_factory=lambda: _EMPTY)
     consumer_metadata: Mapping[str, str] | None = None
     consumer_name: str | None = None
     topic: str = ""

@@ -6,6 +6,7 @@ are bounded in depth, but nothing here needs the call stack.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 
 from ..dialects import Dialect
@@ -35,21 +36,46 @@ def check(tree: n.Expr, text: str, dialect: Dialect) -> n.Expr:
         stack.extend(n.children(node))
         if isinstance(node, n.ExactLit) and node.value > dialect.max_exact:
             raise fail("number out of range (larger than a long)", node)
+        if isinstance(node, n.ApproxLit) and dialect.finite_literals and math.isinf(node.value):
+            raise fail("number out of range (larger than a double)", node)
         if isinstance(node, (n.Not, n.And, n.Or)):
             for operand in n.children(node):
                 if not _is_condition_operand(operand):
                     raise fail("operand is not a condition", operand)
         elif isinstance(node, n.Compare):
             _check_compared(node.op, (node.left, node.right), fail)
+            if dialect.activemq_checks:
+                _check_activemq_equality(node, fail)
         elif isinstance(node, n.Between):
             _check_compared("BETWEEN", (node.operand, node.low, node.high), fail)
+            if dialect.activemq_checks and not node.negated:
+                _check_bounds(node, fail)
         elif isinstance(node, n.In) and not isinstance(node.operand, n.Ident):
             raise fail("the left operand of IN must be an identifier", node.operand)
     return tree
 
 
+Fail = Callable[[str, n.Node], FilterTypeError]
+
+
+def _check_activemq_equality(node: n.Compare, fail: Fail) -> None:
+    # ActiveMQ refuses a boolean constant on the left of = / <> with another constant
+    # of another kind on the right (`TRUE = 1`), though it accepts `1 = TRUE`.
+    if node.op in ("=", "<>") and isinstance(node.left, n.BoolLit) and isinstance(
+        node.right, (n.StringLit, n.ExactLit, n.ApproxLit)
+    ):
+        raise fail("a boolean literal cannot be compared with a non-boolean literal", node.left)
+
+
+def _check_bounds(node: n.Between, fail: Fail) -> None:
+    numeric = (n.ExactLit, n.ApproxLit)
+    if isinstance(node.low, numeric) and isinstance(node.high, numeric):
+        if node.low.value > node.high.value:
+            raise fail("the lower bound of BETWEEN is greater than the upper bound", node.low)
+
+
 def _check_compared(
-    op: str, operands: tuple[n.Expr, ...], fail: Callable[[str, n.Node], FilterTypeError]
+    op: str, operands: tuple[n.Expr, ...], fail: Fail
 ) -> None:
     for operand in operands:
         if isinstance(operand, n.NullLit):

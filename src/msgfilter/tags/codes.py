@@ -7,6 +7,7 @@ has none) and filters tag subscriptions on that number alone (spec/brokers.md A.
 from __future__ import annotations
 
 import struct
+from functools import lru_cache
 from typing import Any
 
 from ..message import TAGS_PROPERTY, Message, as_mapping
@@ -40,8 +41,20 @@ def tag_code(tag: str | None) -> int:
         return 0
     if not isinstance(tag, str):
         raise TypeError(f"a tag is a string, not {type(tag).__name__}")
-    units: Any
-    if tag.isascii() or max(tag) < _ASTRAL:
+    if len(tag) <= _CACHED_LENGTH:
+        return _cached_code(tag)
+    return _java_hash(tag)
+
+
+#: Codes of tags up to this long are remembered: a topic uses few distinct tags, and a
+#: bound on the length bounds the cache's memory.
+_CACHED_LENGTH = 64
+
+
+def _java_hash(tag: str) -> int:
+    if tag.isascii():
+        units: Any = tag.encode("ascii")
+    elif max(tag) < _ASTRAL:
         # Every character is one UTF-16 unit: skip the encode.
         units = map(ord, tag)
     else:
@@ -49,9 +62,17 @@ def tag_code(tag: str | None) -> int:
         data = tag.encode("utf-16-be", "surrogatepass")
         units = struct.unpack(f">{len(data) // 2}H", data)
     h = 0
-    for unit in units:
-        h = (31 * h + unit) & _MASK
+    for count, unit in enumerate(units, 1):
+        h = 31 * h + unit
+        if not count % 64:
+            # Reduce now and then, not every step: Python ints of a few hundred bits are
+            # cheaper than a mask per character, and this keeps them that small.
+            h &= _MASK
+    h &= _MASK
     return h - (1 << 32) if h & _SIGN else h
+
+
+_cached_code = lru_cache(maxsize=4096)(_java_hash)
 
 
 def message_tag(message: object) -> str | None:

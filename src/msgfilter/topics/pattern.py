@@ -64,6 +64,29 @@ def remove_domain_scheme(regex: str) -> str:
     )
 
 
+def expand_quotes(regex: str) -> str:
+    """Rewrite Java's `\\Q…\\E` quoting (what `Pattern.quote` produces, so Java clients send
+    it) as escaped text, which Python's `re` understands; RE2 reads both forms alike."""
+    if "\\Q" not in regex:
+        return regex
+    out: list[str] = []
+    at, size = 0, len(regex)
+    while at < size:
+        ch = regex[at]
+        if ch != "\\" or at + 1 >= size:
+            out.append(ch)
+            at += 1
+        elif regex[at + 1] != "Q":
+            out.append(regex[at : at + 2])  # an escape pair, e.g. a literal backslash
+            at += 2
+        else:
+            end = regex.find("\\E", at + 2)
+            stop = size if end < 0 else end
+            out.append(re.escape(regex[at + 2 : stop]))
+            at = size if end < 0 else end + 2
+    return "".join(out)
+
+
 def literal_prefix(regex: str, flags: int = 0) -> str:
     """The literal text every full match of `regex` starts with ('' if none or unknown).
 
@@ -100,6 +123,7 @@ def literal_prefix(regex: str, flags: int = 0) -> str:
 
 
 def _compile_re(regex: str) -> Callable[[str], bool]:
+    regex = expand_quotes(regex)
     try:
         compiled = re.compile(regex)
     except re.error as error:
@@ -198,7 +222,6 @@ def _compile_cached(regex: str, implementation: Implementation) -> TopicsPattern
     if stripped == MATCH_ALL:
         return TopicsPattern(regex, stripped, implementation, "", True, _match_all)
     fullmatch = _COMPILERS[implementation](stripped)
-    return TopicsPattern(
-        regex, stripped, implementation, literal_prefix(stripped), False, fullmatch
-    )
+    prefix = literal_prefix(expand_quotes(stripped))
+    return TopicsPattern(regex, stripped, implementation, prefix, False, fullmatch)
 

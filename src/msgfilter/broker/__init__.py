@@ -1,0 +1,103 @@
+"""The broker API: entry filters, their context and results, built-ins, and loaders.
+
+A broker (or proxy, or consumer) that dispatches entries to a subscription asks an
+`EntryFilter`, or a `FilterChain` of them, what to do with each entry:
+
+    >>> from msgfilter.broker import Entry, FilterContext, JmsSelectorFilter, Position
+    >>> f = JmsSelectorFilter()
+    >>> ctx = FilterContext("sub", {"jms.filtering": "true", "jms.selector": "color = 'red'"})
+    >>> f.filter_entry(Entry.single(Position(1, 0), {"color": "blue"}), ctx)
+    <FilterResult.REJECT: 'reject'>
+
+Modules: `results` (`FilterResult`, `EntryDecision`), `context` (`Entry`, `Position`,
+`EntryMetadata`, `FilterContext`), `filters` (`EntryFilter`, `ConsumerFilter`,
+`FilterChain`), `config` (`FilterConfig`), `builtin` (the built-in filters and the
+subscription-time validators), `loading` (class paths, entry points, definition files).
+Batches: see `msgfilter.batch`. The guide is docs/broker.md.
+"""
+
+from ..batch import (
+    BatchDecision,
+    BatchMode,
+    BatchOutcome,
+    Placeholder,
+    Rebatched,
+    filter_batch,
+    rebatch,
+)
+from .builtin import (
+    BUILTIN_FILTERS,
+    JmsSelectorConfig,
+    JmsSelectorFilter,
+    PredicateConsumerFilter,
+    PulsarTagConfig,
+    PulsarTagEntryFilter,
+    RocketMQConfig,
+    RocketMQEntryFilter,
+    expression_dialect,
+    rocketmq_dialect,
+    validate_consumer_metadata,
+    validate_subscription_properties,
+)
+from .config import FilterConfig
+from .context import Entry, EntryMetadata, FilterContext, Position
+from .errors import FilterConfigError, FilterLoadError
+from .filters import ConsumerFilter, EntryFilter, FilterChain
+from .loading import (
+    DEFINITION_FILE,
+    ENTRY_POINT_GROUP,
+    FilterDefinition,
+    available_filters,
+    create_filter,
+    entry_point_definitions,
+    find_definitions,
+    load_class,
+    load_filters,
+    read_definition,
+)
+from .results import EntryDecision, FilterResult, combine
+
+__all__ = [
+    "BUILTIN_FILTERS",
+    "DEFINITION_FILE",
+    "ENTRY_POINT_GROUP",
+    "BatchDecision",
+    "BatchMode",
+    "BatchOutcome",
+    "ConsumerFilter",
+    "Entry",
+    "EntryDecision",
+    "EntryFilter",
+    "EntryMetadata",
+    "FilterChain",
+    "FilterConfig",
+    "FilterConfigError",
+    "FilterContext",
+    "FilterDefinition",
+    "FilterLoadError",
+    "FilterResult",
+    "JmsSelectorConfig",
+    "JmsSelectorFilter",
+    "Placeholder",
+    "Position",
+    "PredicateConsumerFilter",
+    "PulsarTagConfig",
+    "PulsarTagEntryFilter",
+    "Rebatched",
+    "RocketMQConfig",
+    "RocketMQEntryFilter",
+    "available_filters",
+    "combine",
+    "create_filter",
+    "entry_point_definitions",
+    "expression_dialect",
+    "filter_batch",
+    "find_definitions",
+    "load_class",
+    "load_filters",
+    "read_definition",
+    "rebatch",
+    "rocketmq_dialect",
+    "validate_consumer_metadata",
+    "validate_subscription_properties",
+]
