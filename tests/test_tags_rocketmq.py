@@ -257,7 +257,7 @@ def test_matches_codes_many_tags_uses_the_same_rule(
     expected = [True] * 40 + [False] * 4
     assert f.matches_codes(codes).tolist() == expected
     assert f.matches_codes(codes.astype(np.int32)).tolist() == expected
-    assert f.matches_codes(codes.tolist() + [None]).tolist() == [*expected, True]
+    assert f.matches_codes([*codes.tolist(), None]).tolist() == [*expected, True]
     assert f.matches_codes(codes.reshape(4, 11)).tolist() == np.reshape(expected, (4, 11)).tolist()
     wide = np.array([tag_code("T1") + 2**32, tag_code("T1"), 2**64 - 1], dtype=np.uint64)
     assert f.matches_codes(wide).tolist() == [False, True, False]

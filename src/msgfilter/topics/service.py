@@ -61,7 +61,6 @@ from msgfilter.topics.sorted_set import SortedTopicSet
 _log = logging.getLogger(__name__)
 
 UpdateCallback = Callable[[int], None]
-_PERSISTENT_SCHEME = f"{TopicDomain.PERSISTENT}{SCHEME_SEPARATOR}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -263,17 +262,29 @@ class TopicListService:
         state: _Namespace, mode: Mode, pattern: TopicsPattern | None
     ) -> _Listing:
         domains = [domain for domain in TopicDomain if mode.includes(domain)]
-        if len(domains) == 1 and (pattern is None or pattern.match_all):
+        if pattern is not None and pattern.match_all:
+            pattern = None
+        if len(domains) == 1 and pattern is None:
             members = state.sets[domains[0]]
             return members.to_tuple(), members.hash
-        if len(domains) == 1:
-            names: Iterable[str] = state.sets[domains[0]]
-        else:
-            names = java_sorted(itertools.chain.from_iterable(state.sets[d] for d in domains))
-        if pattern is not None and not pattern.match_all:
+        parts: list[Iterable[str]] = []
+        for domain in domains:
+            members = state.sets[domain]
+            if pattern is None:
+                parts.append(members)
+                continue
+            # Only names that start with the literal prefix can match: bisect to them.
+            candidates = (
+                members.with_prefix(f"{domain}{SCHEME_SEPARATOR}{pattern.prefix}")
+                if pattern.prefix
+                else members
+            )
             matches, subjects = pattern.matches_subject, state.subjects
-            names = [name for name in names if matches(subjects[name])]
-        topics = tuple(names)
+            parts.append([name for name in candidates if matches(subjects[name])])
+        if len(parts) == 1:
+            topics = tuple(parts[0])
+        else:
+            topics = tuple(java_sorted(itertools.chain.from_iterable(parts)))
         return topics, sorted_topics_hash(topics)
 
     # -- watchers --------------------------------------------------------------------------
@@ -332,18 +343,8 @@ class TopicListService:
         return WatchResult(watcher.watcher_id, topics, topics_hash)
 
     @staticmethod
-    def _initial_matches(state: _Namespace, pattern: TopicsPattern) -> list[str]:
-        persistent = state.sets[TopicDomain.PERSISTENT]
-        if pattern.match_all:
-            return list(persistent)
-        # Only names that start with the literal prefix can match: bisect to them.
-        candidates = (
-            persistent.with_prefix(_PERSISTENT_SCHEME + pattern.prefix)
-            if pattern.prefix
-            else persistent
-        )
-        matches, subjects = pattern.matches_subject, state.subjects
-        return [name for name in candidates if matches(subjects[name])]
+    def _initial_matches(state: _Namespace, pattern: TopicsPattern) -> tuple[str, ...]:
+        return TopicListService._build_listing(state, Mode.PERSISTENT, pattern)[0]
 
     def unwatch(self, watcher_id: int) -> bool:
         """Close a watcher (`CommandWatchTopicListClose`) and drop its queued updates; False if
