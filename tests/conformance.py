@@ -61,3 +61,48 @@ def examples() -> list[dict[str, Any]]:
     for case in cases:
         case["answer"] = answers[case["id"]]
     return cases
+
+
+def activemq_message_of(case: dict[str, Any]) -> dict[str, object]:
+    """The message with Java-typed values, for the `activemq` dialect."""
+    from msgfilter import jtypes
+
+    header_types = {
+        "JMSPriority": jtypes.Int, "JMSTimestamp": jtypes.Long, "JMSExpiration": jtypes.Long,
+        "JMSXDeliveryCount": jtypes.Int, "JMSXGroupSeq": jtypes.Int,
+        "JMSActiveMQBrokerInTime": jtypes.Long, "JMSActiveMQBrokerOutTime": jtypes.Long,
+    }
+    message: dict[str, object] = {}
+    for name, value in [*ACTIVEMQ_HEADER_DEFAULTS.items(), *(case.get("headers") or {}).items()]:
+        kind = header_types.get(name)
+        message[name] = kind(value) if kind is not None and value is not None else value
+    for name, prop in (case.get("properties") or {}).items():
+        kind, value = prop["type"], prop["value"]
+        if kind in ("float", "double") and isinstance(value, str):
+            value = _FLOATS[value]
+        message[name] = jtypes.java(kind, value)
+    return message
+
+
+def activemq_answer(selector: str, message: dict[str, object]) -> tuple[object, object]:
+    """(result of matches(), value of evaluate()) as the oracle reports them."""
+    import msgfilter
+    from msgfilter import EvaluationFailure
+
+    try:
+        f = msgfilter.compile(selector, "activemq")
+    except msgfilter.FilterError:
+        return "error", "error"
+    result = f.match_outcome(message)  # type: ignore[attr-defined]
+    value = f.outcome(message)  # type: ignore[attr-defined]
+    return (
+        "error" if isinstance(result, EvaluationFailure) else result,
+        "error" if isinstance(value, EvaluationFailure) else value,
+    )
+
+
+def oracle_answer(answer: dict[str, Any]) -> tuple[object, object]:
+    """(result, value) of one oracle output line."""
+    if "error" in answer:
+        return "error", "error"
+    return answer["result"], answer["value"]

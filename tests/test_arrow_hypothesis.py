@@ -39,7 +39,7 @@ FLOAT32S = [0.0, -0.0, 1.5, 2.0, 0.1, 3e38, math.inf, math.nan]
 # UTF-16 order differs from their code point order.
 CHARS = "ab%_\\#\n'😀\uffff\ue000éA"
 
-ints = st.one_of(st.sampled_from(INTS), st.integers(LONG_MIN, LONG_MAX))
+ints = st.one_of(st.sampled_from(INTS), st.sampled_from([0, 1, -1]), st.integers(LONG_MIN, LONG_MAX))
 floats = st.one_of(st.sampled_from(FLOATS), st.floats(allow_nan=True, width=64))
 texts = st.text(alphabet=CHARS, max_size=4)
 bools = st.booleans()
@@ -327,8 +327,22 @@ def arrow_values(tree: n.Expr, table: pa.Table) -> list[object]:
     return out
 
 
+numeric_leaves = st.one_of(
+    st.sampled_from(["l", "i", "d", "f", "u", "w", "s"]).map(n.Ident),
+    st.sampled_from([0, 1, -1, 2, -7, LONG_MIN, LONG_MAX]).map(n.ExactLit),
+    st.sampled_from([0.0, -0.0, 1.5, math.inf]).map(n.ApproxLit),
+)
+arithmetic = st.recursive(
+    numeric_leaves,
+    lambda inner: st.one_of(
+        inner.map(n.Negate), st.builds(n.Arith, st.sampled_from(["+", "-", "*", "/"]), inner, inner)
+    ),
+    max_leaves=3,
+)
+
+
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(values, rows_strategy)
+@given(st.one_of(values, arithmetic), rows_strategy)
 def test_values_are_the_dialects_values(tree: n.Expr, columns: Any) -> None:
     # Arithmetic (wrapping, division, promotion), negation and concatenation with the
     # Java text of every type, compared as values rather than through a condition.

@@ -109,7 +109,7 @@ def test_matches_implies_matches_code(tag_list: list[str], message_tag: object) 
 
 
 @given(
-    st.lists(st.text(max_size=4), max_size=45),
+    st.lists(st.text(max_size=4), max_size=90),
     st.lists(st.one_of(st.none(), st.integers(-(2**31), 2**31 - 1)), max_size=50),
 )
 def test_matches_codes_agrees_with_matches_code(

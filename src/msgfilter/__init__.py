@@ -17,9 +17,11 @@ from .errors import (
 from .filter import Filter
 from .limits import Limits
 from .message import Message
+from .semantics.activemq import EvaluationFailure
 
 __all__ = [
     "CacheInfo",
+    "EvaluationFailure",
     "Filter",
     "FilterError",
     "FilterLimitError",

@@ -142,7 +142,7 @@ def matches(
     return pc.fill_null(evaluate(expression, data, layout, dialect=dialect), False)
 
 
-def filter(  # noqa: A001 - the module's verb, as in pyarrow
+def filter(
     expression: Filter | str,
     data: pa.Table | pa.RecordBatch,
     layout: Layout = DEFAULT_LAYOUT,

@@ -1,8 +1,8 @@
 """What each SQL-like dialect allows and how it types values.
 
 One grammar serves every dialect (syntax/selector.lark); these frozen records switch its
-features on and off in the lexer and the checker, and tell the backends which value rules
-to apply.
+features on and off in the lexer, the builder and the checker, and name the value rules
+the backends apply.
 """
 
 from __future__ import annotations
@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .errors import FilterError
+
+_LONG_MAX = 2**63 - 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -23,28 +25,37 @@ class Dialect:
     tight_not: bool = False
     #: `+ - * /` as binary operators.
     arithmetic: bool = True
-    #: `[NOT] LIKE ... [ESCAPE ...]`.
-    like: bool = True
+    #: ActiveMQ's `%` (a floating-point remainder).
+    modulo: bool = False
+    #: ActiveMQ's function calls (REGEX, INLIST, SPLIT, MAKELIST, REPLACE) and XQUERY.
+    functions: bool = False
     #: RocketMQ's `[NOT] CONTAINS / STARTSWITH / ENDSWITH 'literal'`.
     string_tests: bool = False
     #: Hexadecimal `0x1F` and octal `017` exact literals.
     hex_octal: bool = True
     #: Identifiers of Java identifier characters (Unicode) rather than ASCII only.
     unicode_identifiers: bool = True
-    #: Properties are strings converted to the type of the literal they meet (RocketMQ).
-    string_coercion: bool = False
-    #: SQL comments `/* ... */` and `-- ...` (to the end of the line or of the text).
+    #: SQL comments `/* ... */` and `-- ...`.
     comments: bool = False
+    #: A `--` comment must end with a line break; without one `--` is two minus signs.
+    line_comment_needs_eol: bool = False
     #: The empty or blank selector matches everything (JMS); otherwise it is an error.
     empty_matches_all: bool = True
-    #: ActiveMQ's extra parse-time checks: a TRUE/FALSE literal left of `=`/`<>` with a
-    #: string or number literal on the right, and BETWEEN with constant bounds low > high.
-    activemq_checks: bool = False
+    #: Unary minus folds into a numeric literal (a signed literal) at compile time.
+    fold_negation: bool = True
+    #: ESCAPE is one UTF-16 code unit (Java's String.length) rather than one code point.
+    escape_utf16: bool = False
+    #: A TRUE/FALSE literal left of `=`/`<>` with a string or number literal on the right
+    #: is an error (ActiveMQ's checkEqualOperandCompatability), though `1 = TRUE` is not.
+    boolean_literal_check: bool = False
+    #: BETWEEN with literal bounds low > high is an error (RocketMQ).
+    between_bounds_check: bool = False
     #: An approximate literal beyond the double range is an error (not Infinity).
     finite_literals: bool = False
-    #: The largest exact literal; larger ones are errors (Java long, or int for RocketMQ
-    #: where it decides between Integer and Long, see the backend).
-    max_exact: int = 2**63 - 1
+    #: The largest decimal literal (None: unbounded, ActiveMQ's BigDecimal).
+    max_exact: int | None = _LONG_MAX
+    #: The largest hexadecimal or octal literal.
+    max_radix_exact: int = _LONG_MAX
 
 
 _SQL92_KEYWORDS = frozenset(
@@ -58,18 +69,33 @@ ROCKETMQ = Dialect(
     keywords=(_SQL92_KEYWORDS - {"LIKE", "ESCAPE"}) | {"CONTAINS", "STARTSWITH", "ENDSWITH"},
     tight_not=True,
     arithmetic=False,
-    like=False,
     string_tests=True,
     hex_octal=False,
     unicode_identifiers=False,
-    string_coercion=True,
     comments=True,
     empty_matches_all=False,
-    activemq_checks=True,
+    boolean_literal_check=True,
+    between_bounds_check=True,
     finite_literals=True,
 )
 
-SQL_DIALECTS: dict[str, Dialect] = {d.name: d for d in (JMS, ROCKETMQ)}
+ACTIVEMQ = Dialect(
+    name="activemq",
+    keywords=_SQL92_KEYWORDS | {"XPATH", "XQUERY"},
+    tight_not=True,
+    modulo=True,
+    functions=True,
+    unicode_identifiers=False,
+    comments=True,
+    line_comment_needs_eol=True,
+    empty_matches_all=False,
+    fold_negation=False,
+    escape_utf16=True,
+    boolean_literal_check=True,
+    max_exact=None,
+)
+
+SQL_DIALECTS: dict[str, Dialect] = {d.name: d for d in (JMS, ROCKETMQ, ACTIVEMQ)}
 
 
 def sql_dialect(name: str) -> Dialect:

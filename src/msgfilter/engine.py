@@ -39,6 +39,7 @@ def _pulsar_tag(text: str, dialect: str, limits: Limits) -> Filter:
 DIALECTS: dict[str, Factory] = {
     "jms": _selector,
     "rocketmq": _selector,
+    "activemq": _selector,
     "rocketmq-tag": _rocketmq_tag,
     "pulsar-tag": _pulsar_tag,
 }

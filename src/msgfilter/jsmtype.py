@@ -70,6 +70,10 @@ SYSTEM_PROPERTY_TYPES: Mapping[str, str] = MappingProxyType(
     }
 )
 
+_SYSTEM_TYPES = dict(SYSTEM_PROPERTY_TYPES)
+_NO_HEADERS: Mapping[str, object] = MappingProxyType({})
+_ABSENT = object()
+
 #: javax.jms.Message.DEFAULT_PRIORITY: what the broker assumes when JMSPriority is absent.
 DEFAULT_PRIORITY = 4
 #: javax.jms.DeliveryMode.PERSISTENT, the default delivery mode.
@@ -407,18 +411,29 @@ def decode_properties(
         >>> decode_properties({"size": "3", "size_jsmtype": "int"}, names=["size", "JMSPriority"])
         {'size': 3, 'JMSPriority': 4}
     """
-    heads: Mapping[str, object] = headers if headers is not None else {}
+    heads: Mapping[str, object] = headers if headers is not None else _NO_HEADERS
     out: dict[str, object] = {}
     wanted = props.keys() | heads.keys() | DERIVED_HEADERS if names is None else names
+    get = props.get
     for name in wanted:
-        if name in heads and name != "JMSXGroupSeq":
+        if heads and name in heads and name != "JMSXGroupSeq":
             out[name] = heads[name]
         elif name in DERIVED_HEADERS:
             value = _header(name, props, heads, destination)
             if value is not None:
                 out[name] = value
-        elif name in props:
-            out[name] = _property(props, name)
+        else:
+            # The common case, inlined: a plain property, perhaps with a companion type.
+            raw = get(name, _ABSENT)
+            if raw is _ABSENT:
+                continue
+            if type(raw) is str:
+                declared = get(name + TYPE_SUFFIX)
+                if type(declared) is not str:
+                    declared = _SYSTEM_TYPES.get(name)
+                if declared is not None and declared != "string":
+                    raw = decode_value(raw, declared, name)
+            out[name] = raw
     return out
 
 

@@ -1,13 +1,16 @@
-"""`SelectorFilter`: a compiled SQL-like selector (the `jms` and `rocketmq` dialects)."""
+"""`SelectorFilter`: a compiled SQL-like selector (the `jms`, `rocketmq` and `activemq`
+dialects)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from .backends.python import compile_evaluate, compile_matches
+from .backends.python import compile_evaluate, compile_matches, compile_outcome
 from .dialects import Dialect, sql_dialect
+from .errors import FilterPositionError, FilterSyntaxError
 from .filter import Filter
 from .limits import DEFAULT_LIMITS, Limits
+from .semantics.activemq import EvaluationFailure
 from .semantics.check import check
 from .syntax import nodes as n
 from .syntax.parser import parse
@@ -18,23 +21,33 @@ class SelectorFilter(Filter):
     """A selector compiled through the whole pipeline: text -> tokens -> AST ->
     checked AST -> generated Python evaluator."""
 
-    __slots__ = ("_source", "sql_dialect", "tree")
+    __slots__ = ("_outcome", "_source", "convert_strings", "sql_dialect", "tree")
 
     #: The checked AST (None for the empty selector, which matches everything).
     tree: n.Expr | None
     #: The dialect's feature record.
     sql_dialect: Dialect
+    #: ActiveMQ's `convert_string_expressions:` prefix was given.
+    convert_strings: bool
+    _source: str
+    _outcome: dict[str, Any]
 
     def __init__(self, text: str, dialect: str = "jms", limits: Limits = DEFAULT_LIMITS) -> None:
         record = sql_dialect(dialect)
-        tree = parse(text, record, limits)
-        if tree is None and not record.empty_matches_all:
-            from .errors import FilterSyntaxError
-
-            raise FilterSyntaxError("empty expression", text, len(text), ("an expression",))
-        if tree is not None:
-            check(tree, text, record)
-        matches, self_source = compile_matches(tree, record)
+        convert = record.functions and text.startswith(CONVERT_PREFIX)
+        # ActiveMQ's prefix turns on string conversion; blanking it keeps offsets right.
+        body = " " * len(CONVERT_PREFIX) + text[len(CONVERT_PREFIX):] if convert else text
+        try:
+            tree = parse(body, record, limits)
+            if tree is None and not record.empty_matches_all:
+                raise FilterSyntaxError("empty expression", body, len(body), ("an expression",))
+            if tree is not None:
+                check(tree, body, record)
+        except FilterPositionError as error:
+            if not convert:
+                raise
+            raise _with_text(error, text) from None
+        matches, self_source = compile_matches(tree, record, convert)
         super().__init__(
             text,
             record.name,
@@ -43,24 +56,64 @@ class SelectorFilter(Filter):
             self._first_evaluate,
             limits,
         )
-        for name, value in (("tree", tree), ("sql_dialect", record), ("_source", self_source)):
+        for name, value in (
+            ("tree", tree), ("sql_dialect", record), ("_source", self_source),
+            ("convert_strings", convert), ("_outcome", {}),
+        ):
             object.__setattr__(self, name, value)
 
     def _first_evaluate(self, message: Any) -> bool | None:
         # `evaluate` is compiled on first use: brokers mostly only call `matches`, and
         # compiling both would double the cost of a cold compile. Building it twice in a
         # race is harmless; the attribute then holds the compiled function itself.
-        evaluate, _ = compile_evaluate(self.tree, self.sql_dialect)
+        evaluate, _ = compile_evaluate(self.tree, self.sql_dialect, self.convert_strings)
         object.__setattr__(self, "evaluate", evaluate)
         return evaluate(message)
+
+    def outcome(self, message: Any) -> bool | EvaluationFailure | None:
+        """Like `evaluate`, but where the broker's evaluation throws (only the `activemq`
+        dialect models that) the result is an `EvaluationFailure`, not UNKNOWN."""
+        result: bool | EvaluationFailure | None = self._outcome_of("tri", message)
+        return result
+
+    def match_outcome(self, message: Any) -> bool | EvaluationFailure:
+        """Like `matches`, with the broker's short-circuits, and an `EvaluationFailure`
+        where its evaluation throws."""
+        result: bool | EvaluationFailure = self._outcome_of("truth", message)
+        return result
+
+    def _outcome_of(self, mode: str, message: Any) -> Any:
+        function = self._outcome.get(mode)
+        if function is None:
+            if self.tree is None:
+                return True
+            function = compile_outcome(self.tree, self.sql_dialect, mode, self.convert_strings)
+            self._outcome[mode] = function
+        return function(message)
 
     @property
     def source(self) -> str:
         """The generated Python source of both evaluators (for `msgfilter explain`)."""
-        return self._source + compile_evaluate(self.tree, self.sql_dialect)[1]
+        return self._source + compile_evaluate(
+            self.tree, self.sql_dialect, self.convert_strings
+        )[1]
 
     def unparse(self) -> str:
-        return "" if self.tree is None else unparse(self.tree, self.sql_dialect)
+        if self.tree is None:
+            return ""
+        prefix = CONVERT_PREFIX if self.convert_strings else ""
+        return prefix + unparse(self.tree, self.sql_dialect)
 
     def _key(self) -> object:
-        return self.tree
+        return (self.tree, self.convert_strings)
+
+
+#: ActiveMQ's selector prefix that turns on string-to-number conversion in comparisons.
+CONVERT_PREFIX = "convert_string_expressions:"
+
+
+def _with_text(error: FilterPositionError, text: str) -> FilterPositionError:
+    copy = type(error).__new__(type(error))
+    copy.__dict__.update(error.__dict__)
+    FilterPositionError.__init__(copy, error.message, text, error.offset)
+    return copy

@@ -19,6 +19,7 @@ rules, what falls back to Python and the measured speed. Needs the `spark` extra
 from __future__ import annotations
 
 from dataclasses import dataclass
+
 try:
     from pyspark.sql import Column, DataFrame
     from pyspark.sql import types as T

@@ -32,7 +32,8 @@ segments.
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Iterable
+import math
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, TypeAlias
 
@@ -41,6 +42,7 @@ import pyarrow.compute as pc
 
 from ..dialects import Dialect
 from ..message import KEYS_PROPERTY, TAGS_PROPERTY
+from ..semantics import rocketmq as rq
 from ..semantics import values as v
 from ..semantics.like import parse_like
 from ..syntax import nodes as n
@@ -598,10 +600,10 @@ class _Compiler:
     dialect: Dialect
 
     def value(self, node: n.Expr) -> ValueFn:
-        return _HANDLERS[type(node)][0](self, node)
+        return _handlers(_HANDLERS, node)[0](self, node)
 
     def cond(self, node: n.Expr) -> CondFn:
-        return _HANDLERS[type(node)][1](self, node)
+        return _handlers(_HANDLERS, node)[1](self, node)
 
     def read(self, name: str) -> ValueFn:
         reader = resolver(name, self.schema, self.layout)
@@ -613,6 +615,13 @@ class _Compiler:
             return found
 
         return read
+
+
+def _handlers(table: Mapping[type[n.Node], tuple[Any, Any]], node: n.Node) -> tuple[Any, Any]:
+    found = table.get(type(node))
+    if found is None:
+        raise Unsupported(f"{type(node).__name__} is evaluated row by row")
+    return found
 
 
 def _value_as_condition(c: _Compiler, node: n.Expr) -> CondFn:
@@ -691,10 +700,6 @@ def _like_cond(c: _Compiler, node: n.Like) -> CondFn:
     return _negated(node.negated, lambda ev: string_test(operand(ev), test))
 
 
-def _string_test_cond(c: _Compiler, node: n.StringTest) -> CondFn:
-    raise NotImplementedError(f"{node.op} is not supported by the Arrow backend yet")
-
-
 def _is_null_cond(c: _Compiler, node: n.IsNull) -> CondFn:
     operand = c.value(node.operand)
     if node.negated:
@@ -719,7 +724,8 @@ def _or_cond(c: _Compiler, node: n.Or) -> CondFn:
 
 Handler: TypeAlias = Callable[[_Compiler, Any], Callable[[_Eval], Any]]
 
-#: Node class -> (value handler, condition handler). Every class of n.NODE_TYPES.
+#: Node class -> (value handler, condition handler) in the jms dialect; StringTest is
+#: RocketMQ's only (the checker keeps it out of jms selectors).
 _HANDLERS: dict[type[n.Node], tuple[Handler, Handler]] = {
     n.StringLit: (_literal_value, _value_as_condition),
     n.ExactLit: (_literal_value, _value_as_condition),
@@ -733,11 +739,423 @@ _HANDLERS: dict[type[n.Node], tuple[Handler, Handler]] = {
     n.Between: (_condition_as_value, _between_cond),
     n.In: (_condition_as_value, _in_cond),
     n.Like: (_condition_as_value, _like_cond),
-    n.StringTest: (_condition_as_value, _string_test_cond),
     n.IsNull: (_condition_as_value, _is_null_cond),
     n.Not: (_condition_as_value, _not_cond),
     n.And: (_condition_as_value, _and_cond),
     n.Or: (_condition_as_value, _or_cond),
+}
+
+
+# -- the rocketmq dialect ---------------------------------------------------------------------
+# RocketMQ carries properties as strings and converts a string to the type of the literal it
+# meets (semantics/rocketmq.py). A failed conversion throws in the broker and aborts the
+# evaluation of that message, unless AND / OR had already decided (left to right). So every
+# rocketmq condition and value carries, beside its result, an `error` datum: TRUE in the
+# rows where evaluating it threw (None: it never throws). The plan's answer is UNKNOWN in
+# those rows, as the per-message backend's `evaluate` gives.
+
+RCond: TypeAlias = tuple[Datum, Datum | None]
+RValue: TypeAlias = tuple[Parts, Datum | None]
+RCondFn: TypeAlias = Callable[[_Eval], RCond]
+RValueFn: TypeAlias = Callable[[_Eval], RValue]
+
+_INT32 = 2**31 - 1
+_NAN_BITS = 0x7FF8000000000000
+_MAGNITUDE = 0x7FFFFFFFFFFFFFFF
+# Integer.valueOf / Long.valueOf: a sign and decimal digits of any script. The fast path
+# takes ASCII digits with at most 18 significant ones (always within a long) to the cast
+# kernel; the rest go through semantics/rocketmq.py once per distinct value.
+_JAVA_INTEGER = r"\A[+-]?\p{Nd}+\z"
+_ASCII_INTEGER = r"\A[+-]?0*[0-9]{1,18}\z"
+# Double.valueOf (FloatingDecimal's grammar, after trimming characters <= U+0020). Plain
+# ASCII decimals go to the cast kernel (correctly rounded); NaN, Infinity, hexadecimal,
+# suffixed or padded ones through semantics/rocketmq.py.
+_JAVA_DOUBLE = (
+    r"\A[\x00-\x20]*[+-]?(?:NaN|Infinity"
+    r"|(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?[fFdD]?"
+    r"|0[xX](?:[0-9a-fA-F]+\.?|[0-9a-fA-F]*\.[0-9a-fA-F]+)[pP][+-]?[0-9]+[fFdD]?)"
+    r"[\x00-\x20]*\z"
+)
+_ASCII_DOUBLE = r"\A[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?\z"
+
+
+def _or_errors(*errors: Datum | None) -> Datum | None:
+    found = [e for e in errors if e is not None]
+    return functools.reduce(pc.or_, found) if found else None
+
+
+def _where(mask: Datum, error: Datum | None) -> Datum | None:
+    """`error` only in the rows where `mask` is true (mask may hold nulls: not there)."""
+    if error is None:
+        return None
+    return pc.and_(pc.fill_null(mask, False), error)
+
+
+def _truth(datum: Datum, value: bool) -> Datum:
+    """TRUE where `datum` is `value`, FALSE where it is the other value or null."""
+    return pc.fill_null(pc.equal(datum, pa.scalar(value, pa.bool_())), False)
+
+
+def _per_distinct(
+    datum: Datum, convert: Callable[[str], object], out: pa.DataType
+) -> tuple[Datum, Datum]:
+    """(values, errors) of `convert` applied once per distinct string; `Undelivered`
+    marks an error. For the rare strings the kernels cannot convert."""
+    if isinstance(datum, pa.Scalar):
+        text = datum.as_py()
+        try:
+            value = None if text is None else convert(text)
+        except rq.Undelivered:
+            return pa.scalar(None, out), _TRUE
+        return pa.scalar(value, out), _FALSE
+    distinct = pc.unique(datum)
+    values: list[object] = []
+    errors: list[bool] = []
+    for text in distinct.to_pylist():
+        try:
+            values.append(None if text is None else convert(text))
+            errors.append(False)
+        except rq.Undelivered:
+            values.append(None)
+            errors.append(True)
+    index = pc.index_in(datum, value_set=distinct)
+    return pc.take(pa.array(values, out), index), pc.take(pa.array(errors, pa.bool_()), index)
+
+
+def _convert(
+    s: Datum, out: pa.DataType, java: str, ascii_form: str, slow: Callable[[str], object]
+) -> tuple[Datum, Datum]:
+    """(values, errors) of a string datum converted by a Java parser: `ascii_form`
+    strings by the cast kernel, other `java` ones by `slow`, the rest are errors."""
+    if isinstance(s, pa.Scalar):
+        return _per_distinct(s, slow, out)
+    fast = pc.fill_null(pc.match_substring_regex(s, ascii_form), False)
+    valid = pc.fill_null(pc.match_substring_regex(s, java), False)
+    rare = pc.and_(valid, pc.invert(fast))
+    unsigned = pc.replace_substring_regex(s, r"\A\+", "")
+    values = pc.cast(pc.if_else(fast, unsigned, pa.scalar(None, s.type)), out)
+    rare_values, rare_errors = _per_distinct(
+        pc.if_else(rare, s, pa.scalar(None, s.type)), slow, out
+    )
+    errors = pc.or_(pc.and_(pc.is_valid(s), pc.invert(valid)), rare_errors)
+    return pc.coalesce(values, rare_values), errors
+
+
+def _to_long(s: Datum, bound: int) -> tuple[Datum, Datum]:
+    """Integer.valueOf (bound 2**31-1) or Long.valueOf of each string."""
+    values, errors = _convert(
+        s, pa.int64(), _JAVA_INTEGER, _ASCII_INTEGER,
+        lambda text: rq._parse_integer(text, bound),
+    )
+    limits = pa.scalar(-bound - 1, pa.int64()), pa.scalar(bound, pa.int64())
+    out_of_range = pc.fill_null(
+        pc.or_(pc.less(values, limits[0]), pc.greater(values, limits[1])), False
+    )
+    errors = pc.or_(errors, out_of_range)
+    return pc.if_else(out_of_range, _NULL_LONG, values), errors
+
+
+def _to_double_rmq(s: Datum) -> tuple[Datum, Datum]:
+    return _convert(s, pa.float64(), _JAVA_DOUBLE, _ASCII_DOUBLE, rq.parse_double)
+
+
+def _to_boolean(s: Datum) -> Datum:
+    # Boolean.valueOf: "true" in any case; no other character lower-cases to t, r, u, e.
+    return pc.equal(pc.ascii_lower(s), pa.scalar("true", pa.string()))
+
+
+def _double_order_key(datum: Datum) -> Datum:
+    """An int64 key ordering doubles as Double.compareTo does: -0.0 < 0.0, NaN above
+    everything and equal to itself."""
+    if isinstance(datum, pa.Scalar):
+        value = datum.as_py()
+        if value is None:
+            return _NULL_LONG
+        bits = _NAN_BITS if value != value else rq._double_bits(value)
+        return pa.scalar(bits ^ _MAGNITUDE if bits < 0 else bits, pa.int64())
+    canonical = pc.if_else(pc.is_nan(datum), pa.scalar(math.nan, pa.float64()), datum)
+    if isinstance(canonical, pa.ChunkedArray):
+        bits = pa.chunked_array(
+            [c.view(pa.int64()) for c in canonical.chunks], pa.int64()
+        )
+    else:
+        bits = canonical.view(pa.int64())
+    flipped = pc.bit_wise_xor(bits, pa.scalar(_MAGNITUDE, pa.int64()))
+    return pc.if_else(pc.less(bits, pa.scalar(0, pa.int64())), flipped, bits)
+
+
+def _long_bound(literal: Datum) -> int:
+    # A literal that fits in 32 bits is an Integer (-2**31 is a negated Long 2**31).
+    value = literal.as_py() if isinstance(literal, pa.Scalar) else None
+    return _INT32 if value is not None and -_INT32 <= value <= _INT32 else _LONG_MAX
+
+
+def _rmq_pair(op: str, ka: str, a: Datum, kb: str, b: Datum) -> RCond | None:
+    """`a op b` for one pair of parts under RocketMQ's coercion; None: unlike types."""
+    kernel = _KERNELS[op]
+    # A NULL on either side decides before any conversion: no throw there.
+    both = pc.and_(pc.is_valid(a), pc.is_valid(b))
+    errors: Datum | None = None
+    if ka == STRING and kb == STRING:
+        if op in ("=", "<>"):
+            return kernel(*_same_strings(a, b)), None
+        # Two strings order as numbers, or the broker throws.
+        (a, ea), (b, eb) = _to_double_rmq(a), _to_double_rmq(b)
+        ka = kb = DOUBLE
+        errors = pc.or_(ea, eb)
+    elif ka == STRING and kb in (LONG, DOUBLE, BOOLEAN):
+        if kb == LONG:
+            a, errors = _to_long(a, _long_bound(b))
+        elif kb == DOUBLE:
+            a, errors = _to_double_rmq(a)
+        else:
+            a = _to_boolean(a)
+        ka = kb
+    elif kb == STRING and ka in (LONG, DOUBLE):
+        b, errors = _to_long(b, _long_bound(a)) if ka == LONG else _to_double_rmq(b)
+        kb = ka
+    elif ka == BOOLEAN and kb == STRING:
+        # The broker casts the Boolean to a String here: ClassCastException.
+        return _NULL_BOOL, both
+    if errors is not None:
+        errors = pc.and_(both, errors)
+    if ka in _NUMERIC and kb in _NUMERIC:
+        if ka == kb == LONG:
+            return kernel(a, b), errors
+        # Doubles compare by Double.compareTo (the values are equal only bit for bit).
+        return kernel(_double_order_key(_to_double(a)), _double_order_key(_to_double(b))), errors
+    if ka == kb == BOOLEAN:
+        return kernel(a, b), errors
+    return None
+
+
+def rmq_compare(op: str, a: Parts, b: Parts) -> RCond:
+    """RocketMQ's ComparisonExpression: coercion, asymmetric NULL for `=` / `<>`
+    (NULL on the left UNKNOWN, on the right FALSE, both NULL equal), NULL in an
+    ordering UNKNOWN, unlike types FALSE for `=` (TRUE for `<>`) and a throw for an
+    ordering."""
+    results: list[Datum] = []
+    errors: list[Datum | None] = []
+    unlike = False
+    for ka, da in a.items():
+        for kb, db in b.items():
+            pair = _rmq_pair(op, ka, da, kb, db)
+            if pair is None:
+                unlike = True
+            else:
+                results.append(pair[0])
+                errors.append(pair[1])
+    left, right = present(a), present(b)
+    if op in ("=", "<>"):
+        equal = op == "="
+        # Rows no pair decided: unlike types (eq FALSE) or a NULL operand.
+        results.append(
+            pc.if_else(
+                left,
+                pa.scalar(not equal, pa.bool_()),
+                pc.if_else(right, _NULL_BOOL, pa.scalar(equal, pa.bool_())),
+            )
+        )
+    elif unlike:
+        # An ordering of unlike types throws.
+        undecided = pc.is_null(_first(results)) if results else _TRUE
+        errors.append(pc.and_(pc.and_(left, right), undecided))
+    return _first(results), _or_errors(*errors)
+
+
+def _rmq_prop(parts: Parts) -> Parts:
+    """A typed column as RocketMQ sees it: its Java text (a value without one stays)."""
+    out: list[Parts] = []
+    for kind, datum in parts.items():
+        if kind == OTHER:
+            out.append({OTHER: datum})
+        else:
+            text = java_text(kind, datum)
+            out.append({STRING: text})
+    return _merge(out)
+
+
+@dataclass
+class _RocketCompiler:
+    schema: pa.Schema
+    layout: Layout
+    dialect: Dialect
+
+    def value(self, node: n.Expr) -> RValueFn:
+        return _handlers(_ROCKETMQ_HANDLERS, node)[0](self, node)
+
+    def cond(self, node: n.Expr) -> RCondFn:
+        return _handlers(_ROCKETMQ_HANDLERS, node)[1](self, node)
+
+
+def _rocketmq_plan(cond: RCondFn) -> CondFn:
+    def run(ev: _Eval) -> Datum:
+        result, error = cond(ev)
+        if error is None:
+            return result
+        return pc.if_else(error, _NULL_BOOL, result)
+
+    return run
+
+
+def _r_literal(c: _RocketCompiler, node: n.Expr) -> RValueFn:
+    parts = _literal_value(c, node)(None)  # type: ignore[arg-type]
+    return lambda ev: (parts, None)
+
+
+def _r_ident(c: _RocketCompiler, node: n.Ident) -> RValueFn:
+    reader = _Compiler(c.schema, c.layout, c.dialect).read(node.name)
+    return lambda ev: (_rmq_prop(reader(ev)), None)
+
+
+def _r_negate(c: _RocketCompiler, node: n.Negate) -> RValueFn:
+    operand = c.value(node.operand)
+
+    def run(ev: _Eval) -> RValue:
+        parts, error = operand(ev)
+        return negate(parts), error
+
+    return run
+
+
+def _r_value_cond(c: _RocketCompiler, node: n.Expr) -> RCondFn:
+    # A bare value as a condition: a boolean is itself, NULL UNKNOWN, else FALSE (every
+    # property is a string, so a bare property is never TRUE).
+    value = c.value(node)
+
+    def run(ev: _Eval) -> RCond:
+        parts, error = value(ev)
+        return as_condition(parts), error
+
+    return run
+
+
+def _r_cond_value(c: _RocketCompiler, node: n.Expr) -> RValueFn:
+    cond = c.cond(node)
+
+    def run(ev: _Eval) -> RValue:
+        result, error = cond(ev)
+        return {BOOLEAN: result}, error
+
+    return run
+
+
+def _r_compare(c: _RocketCompiler, node: n.Compare) -> RCondFn:
+    left, right, op = c.value(node.left), c.value(node.right), node.op
+
+    def run(ev: _Eval) -> RCond:
+        (a, ea), (b, eb) = left(ev), right(ev)
+        result, error = rmq_compare(op, a, b)
+        return result, _or_errors(ea, eb, error)
+
+    return run
+
+
+def _r_between(c: _RocketCompiler, node: n.Between) -> RCondFn:
+    e = node.operand
+    if node.negated:
+        return c.cond(n.Or((n.Compare("<", e, node.low), n.Compare(">", e, node.high))))
+    return c.cond(n.And((n.Compare(">=", e, node.low), n.Compare("<=", e, node.high))))
+
+
+def _r_in(c: _RocketCompiler, node: n.In) -> RCondFn:
+    # InExpression: NULL and non-strings are UNKNOWN for IN and NOT IN alike.
+    operand, test = c.value(node.operand), _in_test(node.items)
+
+    def run(ev: _Eval) -> RCond:
+        parts, error = operand(ev)
+        string = parts.get(STRING)
+        if string is None:
+            return _NULL_BOOL, error
+        hit = test(string)
+        return (pc.invert(hit) if node.negated else hit), error
+
+    return run
+
+
+_STRING_KERNELS: dict[str, Callable[[Datum, str], Datum]] = {
+    "CONTAINS": lambda s, text: pc.match_substring(s, text),
+    "STARTSWITH": lambda s, text: pc.starts_with(s, text),
+    "ENDSWITH": lambda s, text: pc.ends_with(s, text),
+}
+
+
+def _r_string_test(c: _RocketCompiler, node: n.StringTest) -> RCondFn:
+    # FALSE for NULL, non-strings and an empty search string, in the NOT forms too.
+    operand, kernel, text, negated = c.value(node.operand), _STRING_KERNELS[node.op], \
+        node.value, node.negated
+
+    def run(ev: _Eval) -> RCond:
+        parts, error = operand(ev)
+        string = parts.get(STRING)
+        if string is None or not text:
+            return _FALSE, error
+        hit = kernel(string, text)
+        if negated:
+            hit = pc.invert(hit)
+        return pc.fill_null(hit, False), error
+
+    return run
+
+
+def _r_is_null(c: _RocketCompiler, node: n.IsNull) -> RCondFn:
+    operand = c.value(node.operand)
+
+    def run(ev: _Eval) -> RCond:
+        parts, error = operand(ev)
+        found = present(parts)
+        return (found if node.negated else pc.invert(found)), error
+
+    return run
+
+
+def _r_not(c: _RocketCompiler, node: n.Not) -> RCondFn:
+    operand = c.cond(node.operand)
+
+    def run(ev: _Eval) -> RCond:
+        result, error = operand(ev)
+        return pc.invert(result), error
+
+    return run
+
+
+def _r_logic(c: _RocketCompiler, node: n.And | n.Or) -> RCondFn:
+    # Left to right, as the broker: an operand is evaluated (and may throw) only while
+    # no earlier one has decided, i.e. none was FALSE (AND) or TRUE (OR).
+    operands = [c.cond(o) for o in node.operands]
+    is_and = isinstance(node, n.And)
+    combine = pc.and_kleene if is_and else pc.or_kleene
+    deciding = not is_and
+
+    def run(ev: _Eval) -> RCond:
+        result, error = operands[0](ev)
+        for operand in operands[1:]:
+            value, more = operand(ev)
+            if more is not None:
+                undecided = pc.invert(_truth(result, deciding))
+                error = _or_errors(error, pc.and_(undecided, more))
+            result = combine(result, value)
+        return result, error
+
+    return run
+
+
+_ROCKETMQ_HANDLERS: dict[type[n.Node], tuple[Any, Any]] = {
+    n.StringLit: (_r_literal, _r_value_cond),
+    n.ExactLit: (_r_literal, _r_value_cond),
+    n.ApproxLit: (_r_literal, _r_value_cond),
+    n.BoolLit: (_r_literal, _r_value_cond),
+    n.NullLit: (_r_literal, _r_value_cond),
+    n.Ident: (_r_ident, _r_value_cond),
+    n.Negate: (_r_negate, _r_value_cond),
+    n.Compare: (_r_cond_value, _r_compare),
+    n.Between: (_r_cond_value, _r_between),
+    n.In: (_r_cond_value, _r_in),
+    n.StringTest: (_r_cond_value, _r_string_test),
+    n.IsNull: (_r_cond_value, _r_is_null),
+    n.Not: (_r_cond_value, _r_not),
+    n.And: (_r_cond_value, _r_logic),
+    n.Or: (_r_cond_value, _r_logic),
 }
 
 
@@ -798,7 +1216,12 @@ def compile_arrow(
     if tree is None:
         return lambda data: pa.repeat(_TRUE, data.num_rows)
     _check_texts(tree)
-    cond = _Compiler(schema, layout, dialect).cond(tree)
+    if dialect.name == "jms":
+        cond = _Compiler(schema, layout, dialect).cond(tree)
+    elif dialect.name == "rocketmq":
+        cond = _rocketmq_plan(_RocketCompiler(schema, layout, dialect).cond(tree))
+    else:
+        raise Unsupported(f"the {dialect.name} dialect is evaluated row by row")
 
     def plan(data: Any) -> pa.BooleanArray:
         return _finish(cond(_Eval(data)), data.num_rows)

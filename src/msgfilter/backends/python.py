@@ -20,9 +20,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..dialects import Dialect
+from ..jtypes import Double
 from ..message import as_mapping
+from ..semantics import activemq as amq
 from ..semantics import rocketmq as rq
 from ..semantics import values as v
+from ..semantics.activemq_like import amq_like, java_regex
 from ..semantics.like import compile_like, like_shape
 from ..syntax import nodes as n
 
@@ -44,6 +47,9 @@ _RUNTIME: dict[str, Any] = {
     "_add": v.add, "_sub": v.sub, "_mul": v.mul, "_div": v.div,
     "_rprop": rq.prop, "_rin": rq.in_list, "_rtest": rq.string_test, "_rneg": rq.negate,
     "_req": rq.eq, "_rne": rq.ne, "_rlt": rq.lt, "_rle": rq.le, "_rgt": rq.gt, "_rge": rq.ge,
+    "_aprop": amq.prop, "_acond": amq.as_condition, "_aeq": amq.eq, "_ane": amq.ne,
+    "_aord": amq.ordering, "_aarith": amq.arith, "_aneg": amq.negate, "_ain": amq.in_list,
+    "_alike": amq.like, "_acall": amq.call, "_failed": amq.failure,
 }
 _FLIP = {"=": "=", "<>": "<>", "<": ">", "<=": ">=", ">": "<", ">=": "<="}
 _PY_OP = {"=": "==", "<>": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">="}
@@ -57,8 +63,9 @@ class _Scope:
 
 
 class _Gen:
-    def __init__(self, dialect: Dialect) -> None:
+    def __init__(self, dialect: Dialect, convert_strings: bool = False) -> None:
         self.dialect = dialect
+        self.convert_strings = convert_strings
         self.handlers = HANDLERS[dialect.name]
         self.consts: list[object] = []
         self.const_index: dict[object, str] = {}
@@ -122,7 +129,7 @@ class _Gen:
             f"            return {body}\n"
             # Values beyond what a message should hold (a Python int too large for a
             # double, a mapping whose get() fails) must not escape as exceptions.
-            f"        except Exception:\n"
+            f"        except Exception as _e:\n"
             f"            return {default}\n"
         )
 
@@ -300,7 +307,8 @@ def _literal_test(g: _Gen, op: str, lit: n.Expr) -> Template | None:
 
 def _compare_parts(g: _Gen, node: n.Compare) -> tuple[Template, str, str] | None:
     """(test template, first, later) for `operand op literal`; None for other shapes."""
-    op, left, right = node.op, node.left, node.right
+    op: str = node.op
+    left, right = node.left, node.right
     if isinstance(left, _LITERALS) and not isinstance(right, _LITERALS):
         left, right, op = right, left, _FLIP[op]
     if isinstance(left, _LITERALS) or not isinstance(right, _LITERALS):
@@ -521,6 +529,8 @@ _HANDLERS: dict[type[n.Node], dict[str, Callable[[_Gen, Any], str]]] = {
     n.And: _condition(_and_truth, _and_falsity, _and_tri),
     n.Or: _condition(_or_truth, _or_falsity, _or_tri),
     n.StringTest: _condition(_unsupported, _unsupported, _unsupported),
+    n.Call: {**_condition(_unsupported, _unsupported, _unsupported), "value": _unsupported},
+    n.XQuery: _condition(_unsupported, _unsupported, _unsupported),
 }
 
 
@@ -577,20 +587,137 @@ _ROCKETMQ_HANDLERS: dict[type[n.Node], Handlers] = {
     n.StringTest: _from_tri(_rmq_string_test_tri),
 }
 
+# -- the activemq dialect: ActiveMQ 5.17 with Java types ----------------------------------
+# Operands are evaluated in ActiveMQ's order and as lazily as it does: arithmetic and
+# `< <= > >=` skip their right operand when the left one is NULL, `=` evaluates both.
+# `matches` follows BooleanExpression.matches (AND and OR short-circuit on "not TRUE"),
+# everything else evaluate(); an exception is the outcome "error".
+
+
+def _amq_literal_value(g: _Gen, node: n.Expr) -> str:
+    if isinstance(node, n.ExactLit):
+        return g.const(amq.literal_exact(node.value), ("amq-exact", node.value))
+    if isinstance(node, n.ApproxLit):
+        return g.const(Double(node.value), ("amq-approx", node.value))
+    return _lit_value(g, node)
+
+
+def _amq_ident_value(g: _Gen, node: n.Ident) -> str:
+    return f"_aprop({g.bind(node)[0]}, {g.const(node.name)})"
+
+
+def _amq_ident_tri(g: _Gen, node: n.Ident) -> str:
+    return f"_acond({_amq_ident_value(g, node)})"
+
+
+def _amq_lazy(g: _Gen, left: n.Expr, right: n.Expr, call: Callable[[str, str], str]) -> str:
+    t = g.temp()
+    return f"(None if ({t} := {g.value(left)}) is None else {call(t, g.value(right))})"
+
+
+def _amq_arith_value(g: _Gen, node: n.Arith) -> str:
+    op = g.const(node.op)
+    u = g.temp()
+    return _amq_lazy(
+        g, node.left, node.right,
+        lambda t, r: f"(None if ({u} := {r}) is None else _aarith({op}, {t}, {u}))",
+    )
+
+
+def _amq_negate_value(g: _Gen, node: n.Negate) -> str:
+    return f"_aneg({g.value(node.operand)})"
+
+
+def _amq_compare_tri(g: _Gen, node: n.Compare) -> str:
+    convert = "True" if g.convert_strings else "False"
+    if node.op in ("=", "<>"):
+        helper = "_aeq" if node.op == "=" else "_ane"
+        return f"{helper}({g.value(node.left)}, {g.value(node.right)}, {convert})"
+    op = g.const(node.op)
+    return _amq_lazy(
+        g, node.left, node.right, lambda t, r: f"_aord({op}, {t}, {r}, {convert})"
+    )
+
+
+def _amq_in_tri(g: _Gen, node: n.In) -> str:
+    items = g.const(frozenset(node.items))
+    return f"_ain({g.value(node.operand)}, {items}, {node.negated})"
+
+
+def _amq_like_tri(g: _Gen, node: n.Like) -> str:
+    key = ("AMQ-LIKE", node.pattern, node.escape)
+    matcher = g.const_index.get(key) or g.const(amq_like(node.pattern, node.escape), key)
+    test = f"_alike({g.value(node.operand)}, {matcher})"
+    if not node.negated:
+        return test
+    t = g.temp()
+    return f"(None if ({t} := {test}) is None else not {t})"
+
+
+def _amq_call_value(g: _Gen, node: n.Call) -> str:
+    args = ", ".join(g.value(a) for a in node.args)
+    return f"_acall({g.const(node.name)}, [{args}], {g.const(java_regex)})"
+
+
+def _amq_call_tri(g: _Gen, node: n.Call) -> str:
+    return f"_acond({_amq_call_value(g, node)})"
+
+
+def _amq_not_tri(g: _Gen, node: n.Not) -> str:
+    t = g.temp()
+    return f"(None if ({t} := {g.tri(node.operand)}) is None else not {t})"
+
+
+def _amq(tri: Callable[[_Gen, Any], str], value: Callable[[_Gen, Any], str] | None = None
+         ) -> Handlers:
+    return {
+        "truth": lambda g, node: f"({tri(g, node)} is True)",
+        "falsity": lambda g, node: f"({tri(g, node)} is False)",
+        "tri": tri,
+        "value": value or tri,
+    }
+
+
+_AMQ_LITERAL: Handlers = {**_LITERAL, "value": _amq_literal_value}
+
+_ACTIVEMQ_HANDLERS: dict[type[n.Node], Handlers] = {
+    **_HANDLERS,
+    n.ExactLit: _AMQ_LITERAL, n.ApproxLit: _AMQ_LITERAL,
+    n.Ident: _amq(_amq_ident_tri, _amq_ident_value),
+    n.Negate: {"value": _amq_negate_value, **_VALUE_ONLY},
+    n.Arith: {"value": _amq_arith_value, **_VALUE_ONLY},
+    n.Compare: _amq(_amq_compare_tri),
+    n.In: _amq(_amq_in_tri),
+    n.Like: _amq(_amq_like_tri),
+    n.IsNull: _amq(_is_null_tri),
+    n.Not: _amq(_amq_not_tri),
+    n.And: {**_amq(_and_tri), "truth": _and_truth},
+    n.Or: {**_amq(_or_tri), "truth": _or_truth},
+    n.Call: _amq(_amq_call_tri, _amq_call_value),
+    n.XQuery: _amq(lambda g, node: "False"),
+}
+
+
 #: Node handlers of each SQL dialect.
 HANDLERS: dict[str, dict[type[n.Node], Handlers]] = {
     "jms": _HANDLERS,
     "rocketmq": _ROCKETMQ_HANDLERS,
+    "activemq": _ACTIVEMQ_HANDLERS,
 }
 
 
-def generate(tree: n.Expr, dialect: Dialect, mode: str) -> tuple[str, tuple[object, ...]]:
+def generate(
+    tree: n.Expr, dialect: Dialect, mode: str, default: str | None = None,
+    convert_strings: bool = False,
+) -> tuple[str, tuple[object, ...]]:
     """The source of one function (`matches` for mode "truth", `evaluate` for "tri")
-    and the constants its `_bind` takes."""
-    gen = _Gen(dialect)
+    and the constants its `_bind` takes. `default` is what it returns when evaluation
+    raises (the exception is `_e`): by default FALSE for `matches`, UNKNOWN for
+    `evaluate`."""
+    gen = _Gen(dialect, convert_strings)
     gen.count_uses(tree)
-    name, default = ("matches", "False") if mode == "truth" else ("evaluate", "None")
-    body = gen.function(name, gen.emit(mode, tree), default)
+    name, fallback = ("matches", "False") if mode == "truth" else ("evaluate", "None")
+    body = gen.function(name, gen.emit(mode, tree), default or fallback)
     params = ", ".join(f"K{i}" for i in range(len(gen.consts)))
     source = f"def _bind({params}):\n" + "".join(gen.subs) + body + f"    return {name}\n"
     return source, tuple(gen.consts)
@@ -599,26 +726,40 @@ def generate(tree: n.Expr, dialect: Dialect, mode: str) -> tuple[str, tuple[obje
 def build(source: str, consts: tuple[object, ...]) -> Any:
     """The function that generated `source` defines, bound to its constants."""
     namespace: dict[str, Any] = dict(_RUNTIME)
-    exec(compile(source, "<msgfilter>", "exec"), namespace)  # noqa: S102 - our text only
+    exec(compile(source, "<msgfilter>", "exec"), namespace)  # our text only: no user byte is in it
     return namespace["_bind"](*consts)
 
 
-def compile_matches(tree: n.Expr | None, dialect: Dialect) -> tuple[Matcher, str]:
+def compile_matches(
+    tree: n.Expr | None, dialect: Dialect, convert_strings: bool = False
+) -> tuple[Matcher, str]:
     """`matches` for a checked tree (None: the empty selector) and its source."""
     if tree is None:
         return _always_true, ""
-    source, consts = generate(tree, dialect, "truth")
+    source, consts = generate(tree, dialect, "truth", convert_strings=convert_strings)
     matcher: Matcher = build(source, consts)
     return matcher, source
 
 
-def compile_evaluate(tree: n.Expr | None, dialect: Dialect) -> tuple[Evaluator, str]:
+def compile_evaluate(
+    tree: n.Expr | None, dialect: Dialect, convert_strings: bool = False
+) -> tuple[Evaluator, str]:
     """`evaluate` for a checked tree and its source."""
     if tree is None:
         return _always_true, ""
-    source, consts = generate(tree, dialect, "tri")
+    source, consts = generate(tree, dialect, "tri", convert_strings=convert_strings)
     evaluator: Evaluator = build(source, consts)
     return evaluator, source
+
+
+def compile_outcome(
+    tree: n.Expr, dialect: Dialect, mode: str, convert_strings: bool = False
+) -> Callable[[Any], Any]:
+    """A function like `matches` (mode "truth") or `evaluate` ("tri") that returns an
+    `EvaluationFailure` where evaluation raises, instead of FALSE or UNKNOWN."""
+    source, consts = generate(tree, dialect, mode, "_failed(_e)", convert_strings)
+    function: Callable[[Any], Any] = build(source, consts)
+    return function
 
 
 def _always_true(message: object) -> bool:

@@ -151,7 +151,7 @@ class JmsSelectorConfig(FilterConfig):
     expression_key: str = FILTER_EXPRESSION
     expression_type_key: str = FILTER_EXPRESSION_TYPE
 
-    def __post_init__(self) -> None:
+    def validate(self) -> None:
         if self.dialect not in _SELECTOR_DIALECTS:
             raise FilterConfigError(
                 f"JmsSelectorConfig.dialect: {self.dialect!r} is not a selector dialect "
@@ -282,11 +282,14 @@ class JmsSelectorFilter(EntryFilter):
         if isinstance(plan, FilterResult):
             return ACCEPT_ALL
         destination = self._destination(plan, context)
-        return PredicateConsumerFilter(
-            lambda m: plan.judge(m if isinstance(m, Message) else Message(m), destination)
-            == _MATCH,
-            "jms selectors",
-        )
+
+        def accept(message: Any) -> bool:
+            if not isinstance(message, Message):
+                # A mapping is a message's properties; anything else has none.
+                message = Message(message if isinstance(message, Mapping) else None)
+            return plan.judge(message, destination) == _MATCH
+
+        return PredicateConsumerFilter(accept, "jms selectors")
 
     def close(self) -> None:
         self._plans.clear()
@@ -435,7 +438,7 @@ class PulsarTagConfig(FilterConfig):
     reject_action: FilterResult = FilterResult.REJECT
     on_invalid: FilterResult = FilterResult.RESCHEDULE
 
-    def __post_init__(self) -> None:
+    def validate(self) -> None:
         if self.reject_action is FilterResult.ACCEPT:
             raise FilterConfigError("PulsarTagConfig.reject_action cannot be accept")
 
@@ -541,7 +544,7 @@ class RocketMQConfig(FilterConfig):
     reject_action: FilterResult = FilterResult.REJECT
     on_invalid: FilterResult = FilterResult.RESCHEDULE
 
-    def __post_init__(self) -> None:
+    def validate(self) -> None:
         if self.reject_action is FilterResult.ACCEPT:
             raise FilterConfigError("RocketMQConfig.reject_action cannot be accept")
         if not self.expression_key or not self.expression_type_key:

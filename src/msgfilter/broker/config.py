@@ -22,14 +22,29 @@ _FALSE = frozenset({"false", "no", "off", "0"})
 class FilterConfig:
     """Base class of entry filter configurations.
 
-    Subclass it as a frozen dataclass whose fields have defaults; validate values in
-    ``__post_init__`` by raising `FilterConfigError`. `from_mapping` builds one from
-    strings and plain values, as configuration files and broker settings give them.
+    Subclass it as a frozen dataclass whose fields have defaults, and check values that
+    need more than their type in `validate` (raise `FilterConfigError`). On construction
+    every field is converted to its annotated type (so ``batch_mode="exact"`` becomes
+    `BatchMode.EXACT`) and then `validate` runs. `from_mapping` builds one from strings
+    and plain values, as configuration files and broker settings give them.
 
     Field types it converts to: ``str``, ``bool`` (also "true"/"false", "yes"/"no",
     "on"/"off", "1"/"0"), ``int``, ``float``, any ``enum.Enum`` (by name or value, any
     case), ``tuple[str, ...]`` (from a list or a comma-separated string), and ``X | None``.
     """
+
+    def __post_init__(self) -> None:
+        hints = typing.get_type_hints(type(self))
+        for f in dataclasses.fields(self):
+            try:
+                value = _convert(hints[f.name], getattr(self, f.name))
+            except (TypeError, ValueError) as error:
+                raise FilterConfigError(f"{type(self).__name__}.{f.name}: {error}") from None
+            object.__setattr__(self, f.name, value)
+        self.validate()
+
+    def validate(self) -> None:
+        """Check the settings together; raise `FilterConfigError` for invalid ones."""
 
     @classmethod
     def from_mapping(cls: type[C], values: Mapping[str, object] | None = None) -> C:

@@ -58,9 +58,11 @@ class FilterDefinition:
         try:
             return load_class(self.class_path)
         except FilterLoadError as error:
-            raise FilterLoadError(f"entry filter {self.name!r} ({self.source}): {error}") from (
-                error.__cause__
-            )
+            raise self._named(error) from error.__cause__
+
+    def _named(self, error: FilterLoadError) -> FilterLoadError:
+        """`error` (same class) with this filter's name and origin in front."""
+        return type(error)(f"entry filter {self.name!r} ({self.source}): {error}")
 
     def create(self, config: FilterConfig | Mapping[str, object] | None = None) -> EntryFilter:
         """A new filter of this definition, built with `config` (see `create_filter`)."""
@@ -69,9 +71,7 @@ class FilterDefinition:
         except FilterLoadError as error:
             if str(error).startswith(f"entry filter {self.name!r}"):
                 raise
-            raise FilterLoadError(f"entry filter {self.name!r} ({self.source}): {error}") from (
-                error.__cause__
-            )
+            raise self._named(error) from error.__cause__
 
 
 def load_class(path: str) -> type[EntryFilter]:

@@ -19,7 +19,7 @@ _ORDERING = frozenset({"<", "<=", ">", ">="})
 
 def _is_condition_operand(node: n.Expr) -> bool:
     """J20: conditions, TRUE/FALSE/NULL and bare identifiers may stand as conditions."""
-    return isinstance(node, (*n.CONDITIONS, n.BoolLit, n.NullLit, n.Ident))
+    return n.is_condition(node) or isinstance(node, (n.BoolLit, n.NullLit, n.Ident))
 
 
 def check(tree: n.Expr, text: str, dialect: Dialect) -> n.Expr:
@@ -34,7 +34,11 @@ def check(tree: n.Expr, text: str, dialect: Dialect) -> n.Expr:
     while stack:
         node = stack.pop()
         stack.extend(n.children(node))
-        if isinstance(node, n.ExactLit) and node.value > dialect.max_exact:
+        if (
+            isinstance(node, n.ExactLit)
+            and dialect.max_exact is not None
+            and node.value > dialect.max_exact
+        ):
             raise fail("number out of range (larger than a long)", node)
         if isinstance(node, n.ApproxLit) and dialect.finite_literals and math.isinf(node.value):
             raise fail("number out of range (larger than a double)", node)
@@ -44,11 +48,11 @@ def check(tree: n.Expr, text: str, dialect: Dialect) -> n.Expr:
                     raise fail("operand is not a condition", operand)
         elif isinstance(node, n.Compare):
             _check_compared(node.op, (node.left, node.right), fail)
-            if dialect.activemq_checks:
+            if dialect.boolean_literal_check:
                 _check_activemq_equality(node, fail)
         elif isinstance(node, n.Between):
             _check_compared("BETWEEN", (node.operand, node.low, node.high), fail)
-            if dialect.activemq_checks and not node.negated:
+            if dialect.between_bounds_check and not node.negated:
                 _check_bounds(node, fail)
         elif isinstance(node, n.In) and not isinstance(node.operand, n.Ident):
             raise fail("the left operand of IN must be an identifier", node.operand)
@@ -69,9 +73,9 @@ def _check_activemq_equality(node: n.Compare, fail: Fail) -> None:
 
 def _check_bounds(node: n.Between, fail: Fail) -> None:
     numeric = (n.ExactLit, n.ApproxLit)
-    if isinstance(node.low, numeric) and isinstance(node.high, numeric):
-        if node.low.value > node.high.value:
-            raise fail("the lower bound of BETWEEN is greater than the upper bound", node.low)
+    low, high = node.low, node.high
+    if isinstance(low, numeric) and isinstance(high, numeric) and low.value > high.value:
+        raise fail("the lower bound of BETWEEN is greater than the upper bound", node.low)
 
 
 def _check_compared(
@@ -83,7 +87,7 @@ def _check_compared(
     if op in ("=", "<>"):
         return
     for operand in operands:
-        if isinstance(operand, n.CONDITIONS):
+        if n.is_condition(operand):
             raise fail(f"a condition cannot be an operand of {op}", operand)
         if isinstance(operand, (n.StringLit, n.BoolLit)):
             raise fail(f"a string or boolean literal cannot be an operand of {op}", operand)

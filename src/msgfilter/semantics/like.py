@@ -90,7 +90,11 @@ def like_shape(pattern: str, escape: str | None = None) -> tuple[str, str]:
 
 def compile_like(pattern: str, escape: str | None = None) -> Callable[[str], bool]:
     """A function telling whether a string matches the LIKE pattern."""
-    parsed = parse_like(pattern, escape)
+    return compile_segments(parse_like(pattern, escape))
+
+
+def compile_segments(parsed: LikePattern) -> Callable[[str], bool]:
+    """A function telling whether a string matches a parsed pattern."""
     segments = parsed.segments
     if len(segments) == 1:
         only = segments[0]

@@ -21,7 +21,7 @@ from typing import Any
 from .values import java_text
 
 
-class Undelivered(Exception):  # noqa: N818 - it is an outcome, not a failure of ours
+class Undelivered(Exception):
     """The broker would throw here: the message is not delivered."""
 
 
@@ -101,7 +101,7 @@ def _order(left: Any, right: Any) -> int:
             return 1
         a, b = _double_bits(left), _double_bits(right)
         return (a > b) - (a < b)
-    return (left > right) - (left < right)
+    return int((left > right) - (left < right))
 
 
 def _unified(left: Any, right: Any) -> tuple[Any, Any] | None:

@@ -14,6 +14,7 @@ from lark import Token, Transformer
 
 from ..dialects import Dialect
 from ..limits import Limits
+from ..semantics.activemq_like import PatternError, amq_like
 from . import nodes as n
 
 _LONG_MIN = -(2**63)
@@ -37,6 +38,11 @@ def _span(*parts: n.Node | Token) -> n.Span:
             starts.append(part.span[0])
             ends.append(part.span[1])
     return (min(starts), max(ends))
+
+
+def _length(text: str, dialect: Dialect) -> int:
+    # ActiveMQ counts UTF-16 code units (String.length); the spec counts characters.
+    return len(text.encode("utf-16-le")) // 2 if dialect.escape_utf16 else len(text)
 
 
 def decode_string(token: Token) -> str:
@@ -121,6 +127,8 @@ class Builder(Transformer[Token, n.Expr | None]):
     def minus(self, c: list[Any]) -> n.Expr:
         sign, operand = c
         span = _span(sign, operand)
+        if not self.dialect.fold_negation:
+            return n.Negate(operand, span=span, depth=self._deep(operand))
         if isinstance(operand, n.ExactLit):
             return n.ExactLit(wrap_long(-operand.value), span=span)
         if isinstance(operand, n.ApproxLit):
@@ -179,9 +187,17 @@ class Builder(Transformer[Token, n.Expr | None]):
         strings = [t for t in c if isinstance(t, Token) and t.type == "STRING"]
         pattern = decode_string(strings[0])
         escape = decode_string(strings[1]) if len(strings) > 1 else None
-        if escape is not None and len(escape) != 1:
+        if escape is not None and _length(escape, self.dialect) != 1:
             raise BuildError("the ESCAPE character must be exactly one character",
                              strings[1].start_pos or 0, "type")
+        if self.dialect.escape_utf16:
+            # ActiveMQ compiles the pattern into a Java regex when it parses the selector,
+            # and some escapes make that regex invalid.
+            try:
+                amq_like(pattern, escape)
+            except PatternError as error:
+                raise BuildError(f"invalid LIKE pattern: {error}", strings[0].start_pos or 0,
+                                 "type") from None
         return n.Like(
             self._negated(c), operand, pattern, escape,
             span=_span(operand, c[-1]), depth=self._deep(operand),
@@ -207,6 +223,32 @@ class Builder(Transformer[Token, n.Expr | None]):
             self._negated(c), operand, tuple(decode_string(t) for t in items),
             span=_span(operand, c[-1]), depth=self._deep(operand),
         )
+
+    def call(self, c: list[Any]) -> n.Expr:
+        name = c[0]
+        if not self.dialect.functions:
+            raise BuildError(
+                f"function calls are not part of the {self.dialect.name} dialect",
+                name.start_pos or 0,
+            )
+        args = tuple(x for x in c[2:] if not isinstance(x, Token))
+        arity = n.FUNCTION_ARITY.get(str(name), -1)
+        if arity == -1:
+            raise BuildError(f"unknown function {str(name)!r}", name.start_pos or 0, "type")
+        if (arity is not None and len(args) != arity) or not args:
+            raise BuildError(f"{name} takes {arity} arguments", name.start_pos or 0, "type")
+        span = _span(name, c[-1])
+        return n.Call(str(name), args, span=span, depth=self._deep(*args) if args else 1)
+
+    def xpath(self, c: list[Token]) -> n.Expr:
+        raise BuildError(
+            "XPATH selectors evaluate the message body, which msgfilter does not see",
+            c[0].start_pos or 0,
+            "type",
+        )
+
+    def xquery(self, c: list[Token]) -> n.Expr:
+        return n.XQuery(decode_string(c[1]), span=_span(c[0], c[1]))
 
     def string_test(self, c: list[Any]) -> n.Expr:
         operand, value = c[0], c[-1]

@@ -27,14 +27,14 @@ _SCAN = re.compile(
     | (?P<hex>0[xX][0-9a-fA-F]+)
     | (?P<exact>[0-9]+[lL]?)
     | (?P<string>'[^']*(?:''[^']*)*')
-    | (?P<op><>|<=|>=|[=<>+\-*/(),])
+    | (?P<op><>|<=|>=|[=<>+\-*/%(),])
     """,
     re.VERBOSE,
 )
 
 _OPERATORS = {
     "=": "EQ", "<>": "NE", "<": "LT", "<=": "LE", ">": "GT", ">=": "GE",
-    "+": "PLUS", "-": "MINUS", "*": "STAR", "/": "SLASH",
+    "+": "PLUS", "-": "MINUS", "*": "STAR", "/": "SLASH", "%": "PERCENT",
     "(": "LPAR", ")": "RPAR", ",": "COMMA",
 }
 
@@ -75,7 +75,7 @@ def tokenize(text: str, dialect: Dialect, limits: Limits) -> list[Token]:
     while pos < end:
         ch = text[pos]
         if dialect.comments and ch in "-/":
-            skipped = _skip_comment(text, pos)
+            skipped = _skip_comment(text, pos, dialect.line_comment_needs_eol)
             if skipped != pos:
                 pos = skipped
                 continue
@@ -114,8 +114,12 @@ def tokenize(text: str, dialect: Dialect, limits: Limits) -> list[Token]:
                     )
             elif kind == "RPAR":
                 depth -= 1
-            if kind in ("STAR", "SLASH") and not dialect.arithmetic:
-                raise FilterSyntaxError(f"unexpected operator {value!r}", text, pos)
+            if (kind in ("STAR", "SLASH") and not dialect.arithmetic) or (
+                kind == "PERCENT" and not dialect.modulo
+            ):
+                raise FilterSyntaxError(
+                    f"unexpected character {_describe(ch)}", text, pos, _expected_anything()
+                )
         elif group == "exact":
             kind = "EXACT"
             _check_exact(value, text, pos, dialect)
@@ -123,7 +127,7 @@ def tokenize(text: str, dialect: Dialect, limits: Limits) -> list[Token]:
             if not dialect.hex_octal:
                 raise FilterSyntaxError("hexadecimal literals are not supported", text, pos)
             kind = "EXACT"
-            if int(value, 16) > dialect.max_exact:
+            if int(value, 16) > dialect.max_radix_exact:
                 raise FilterSyntaxError("number out of range (larger than a long)", text, pos)
         elif group == "approx":
             kind = "APPROX"
@@ -147,21 +151,25 @@ def _check_exact(value: str, text: str, pos: int, dialect: Dialect) -> None:
             raise FilterSyntaxError("an octal literal takes no L suffix", text, pos)
         if any(d in "89" for d in digits):
             raise FilterSyntaxError(f"malformed octal literal {value!r}", text, pos)
-        if int(digits, 8) > dialect.max_exact:
+        if int(digits, 8) > dialect.max_radix_exact:
             raise FilterSyntaxError("number out of range (larger than a long)", text, pos)
         return
     if digits == "0" and suffixed:
         raise FilterSyntaxError("0 takes no L suffix", text, pos)
     # One more than the maximum is let through: it is Long.MIN_VALUE after a unary minus,
     # and the checker refuses it anywhere else (J10).
-    if int(digits) > dialect.max_exact + 1:
+    if dialect.max_exact is not None and int(digits) > dialect.max_exact + 1:
         raise FilterSyntaxError("number out of range (larger than a long)", text, pos)
 
 
-def _skip_comment(text: str, pos: int) -> int:
+def _skip_comment(text: str, pos: int, needs_eol: bool) -> int:
     if text.startswith("--", pos):
-        newline = text.find("\n", pos)
-        return len(text) if newline < 0 else newline + 1
+        ends = [i for i in (text.find("\n", pos), text.find("\r", pos)) if i >= 0]
+        if not ends:
+            # ActiveMQ: without a line break `--` is two minus signs.
+            return pos if needs_eol else len(text)
+        end = min(ends)
+        return end + 2 if text.startswith("\r\n", end) else end + 1
     if text.startswith("/*", pos):
         close = text.find("*/", pos + 2)
         if close < 0:

@@ -14,7 +14,7 @@ from typing import TypeAlias
 
 Span: TypeAlias = tuple[int, int]
 
-ArithOp: TypeAlias = L["+", "-", "*", "/"]
+ArithOp: TypeAlias = L["+", "-", "*", "/", "%"]
 CompareOp: TypeAlias = L["=", "<>", "<", "<=", ">", ">="]
 StringTestOp: TypeAlias = L["CONTAINS", "STARTSWITH", "ENDSWITH"]
 
@@ -147,20 +147,52 @@ class Or(Node):
     operands: tuple[Expr, ...]
 
 
+@dataclass(frozen=True, slots=True)
+class Call(Node):
+    """An ActiveMQ function call: REGEX, INLIST, SPLIT, MAKELIST or REPLACE."""
+
+    name: str
+    args: tuple[Expr, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class XQuery(Node):
+    """ActiveMQ's `XQUERY '...'`: a condition on the message body, FALSE without one."""
+
+    query: str
+
+
 Literal: TypeAlias = StringLit | ExactLit | ApproxLit | BoolLit | NullLit
 Expr: TypeAlias = (
     StringLit | ExactLit | ApproxLit | BoolLit | NullLit | Ident | Negate | Arith
-    | Compare | Between | In | Like | StringTest | IsNull | Not | And | Or
+    | Compare | Between | In | Like | StringTest | IsNull | Not | And | Or | Call | XQuery
 )
 
 #: Every node class; each backend must handle each of them (a test checks it).
 NODE_TYPES: tuple[type[Node], ...] = (
     StringLit, ExactLit, ApproxLit, BoolLit, NullLit, Ident, Negate, Arith,
-    Compare, Between, In, Like, StringTest, IsNull, Not, And, Or,
+    Compare, Between, In, Like, StringTest, IsNull, Not, And, Or, Call, XQuery,
 )
 
 #: Nodes whose value is a condition (TRUE, FALSE or UNKNOWN) by construction.
-CONDITIONS: tuple[type[Node], ...] = (Compare, Between, In, Like, StringTest, IsNull, Not, And, Or)
+CONDITIONS: tuple[type[Node], ...] = (
+    Compare, Between, In, Like, StringTest, IsNull, Not, And, Or, XQuery,
+)
+
+#: ActiveMQ functions whose result is a condition, and each function's argument count
+#: (None: any number).
+BOOLEAN_FUNCTIONS: frozenset[str] = frozenset({"REGEX", "INLIST"})
+FUNCTION_ARITY: dict[str, int | None] = {
+    "REGEX": 2, "INLIST": 2, "SPLIT": 2, "MAKELIST": None, "REPLACE": 3,
+}
+
+
+
+def is_condition(node: Node) -> bool:
+    """A node whose value is TRUE, FALSE or UNKNOWN by construction."""
+    return isinstance(node, CONDITIONS) or (
+        isinstance(node, Call) and node.name in BOOLEAN_FUNCTIONS
+    )
 
 
 def children(node: Node) -> tuple[Expr, ...]:
@@ -173,6 +205,8 @@ def children(node: Node) -> tuple[Expr, ...]:
         return (node.operand, node.low, node.high)
     if isinstance(node, And | Or):
         return node.operands
+    if isinstance(node, Call):
+        return node.args
     return ()
 
 

@@ -26,7 +26,8 @@ _WORDS = {
     "LIKE": "LIKE", "IN": "IN", "IS": "IS", "ESCAPE": "ESCAPE", "CONTAINS": "CONTAINS",
     "STARTSWITH": "STARTSWITH", "ENDSWITH": "ENDSWITH", "EQ": "'='", "NE": "'<>'",
     "LT": "'<'", "LE": "'<='", "GT": "'>'", "GE": "'>='", "PLUS": "'+'", "MINUS": "'-'",
-    "STAR": "'*'", "SLASH": "'/'", "LPAR": "'('", "RPAR": "')'", "COMMA": "','",
+    "STAR": "'*'", "SLASH": "'/'", "PERCENT": "'%'", "LPAR": "'('", "RPAR": "')'",
+    "COMMA": "','", "XPATH": "XPATH", "XQUERY": "XQUERY",
     "$END": "the end of the expression",
 }
 _ORDER = list(_WORDS)
@@ -95,11 +96,15 @@ def _from_build(cause: BuildError, text: str) -> Exception:
 
 def _possible(dialect: Dialect) -> frozenset[str]:
     """The token types the dialect's lexer can produce."""
-    kinds = set(_WORDS) - {"NOT", "TNOT", "CONTAINS", "STARTSWITH", "ENDSWITH", "LIKE", "ESCAPE"}
+    kinds = set(_WORDS) - {
+        "NOT", "TNOT", "CONTAINS", "STARTSWITH", "ENDSWITH", "LIKE", "ESCAPE", "XPATH", "XQUERY",
+    }
     kinds |= {k for k in dialect.keywords if k != "NOT"}
     kinds.add("TNOT" if dialect.tight_not else "NOT")
     if not dialect.arithmetic:
         kinds -= {"STAR", "SLASH"}
+    if not dialect.modulo:
+        kinds.discard("PERCENT")
     return frozenset(kinds)
 
 

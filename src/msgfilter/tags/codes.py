@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import struct
 from functools import lru_cache
-from typing import Any
 
 from ..message import TAGS_PROPERTY, Message, as_mapping
 
@@ -17,7 +16,7 @@ JAVA_WHITESPACE = "".join(map(chr, range(0x21)))
 
 _MASK = 0xFFFFFFFF
 _SIGN = 0x80000000
-_ASTRAL = "\U00010000"
+_CHUNK = 64
 
 
 def java_trim(text: str) -> str:
@@ -52,23 +51,20 @@ _CACHED_LENGTH = 64
 
 
 def _java_hash(tag: str) -> int:
+    units: bytes | tuple[int, ...]
     if tag.isascii():
-        units: Any = tag.encode("ascii")
-    elif max(tag) < _ASTRAL:
-        # Every character is one UTF-16 unit: skip the encode.
-        units = map(ord, tag)
+        units = tag.encode("ascii")
     else:
         # "surrogatepass" keeps lone surrogates as the single units Java would hold.
         data = tag.encode("utf-16-be", "surrogatepass")
         units = struct.unpack(f">{len(data) // 2}H", data)
     h = 0
-    for count, unit in enumerate(units, 1):
-        h = 31 * h + unit
-        if not count % 64:
-            # Reduce now and then, not every step: Python ints of a few hundred bits are
-            # cheaper than a mask per character, and this keeps them that small.
-            h &= _MASK
-    h &= _MASK
+    # Reduce once per chunk, not once per unit: Python ints of a few hundred bits cost less
+    # than a mask per character, and reducing keeps them that small for long strings.
+    for start in range(0, len(units), _CHUNK):
+        for unit in units[start : start + _CHUNK]:
+            h = 31 * h + unit
+        h &= _MASK
     return h - (1 << 32) if h & _SIGN else h
 
 

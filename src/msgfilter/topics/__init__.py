@@ -37,7 +37,7 @@ from msgfilter.topics.names import (
     parse_topic_name,
     partition_index,
 )
-from msgfilter.topics.pattern import TopicsPattern, remove_domain_scheme
+from msgfilter.topics.pattern import Implementation, TopicsPattern, remove_domain_scheme
 from msgfilter.topics.safety import MAX_CHOICE_POINTS, check_backtracking_safety
 from msgfilter.topics.service import TopicListService, WatcherInfo
 from msgfilter.topics.sorted_set import SortedTopicSet
@@ -48,6 +48,7 @@ __all__ = [
     "EMPTY_HASH",
     "MAX_CHOICE_POINTS",
     "GetTopicsResult",
+    "Implementation",
     "Mode",
     "PatternTopicsTracker",
     "SortedTopicSet",

@@ -11,8 +11,10 @@
 
 Implementations: `"re2"` (package `google-re2`, linear time, the choice for patterns sent by
 untrusted clients) and `"re"` (the standard library, restricted to the backtracking-safe
-subset described in `msgfilter.topics.safety`). Both read Python/RE2 syntax, which agrees with
-Java's for what topic patterns use: literals, `.`, classes, quantifiers, groups, `|`.
+subset described in `msgfilter.topics.safety`, compiled with `re.ASCII` so that `\\d`, `\\w`,
+`\\s` and case-insensitive matching are ASCII-only as in Java). Both read Python/RE2 syntax,
+which agrees with Java's for what topic patterns use: literals, `.`, classes, quantifiers,
+groups, `|`; Java's `\\Q…\\E` quoting is understood by both.
 """
 
 from __future__ import annotations
@@ -106,9 +108,14 @@ def literal_prefix(regex: str, flags: int = 0) -> str:
         for op, av in sequence:
             if op is _constants.LITERAL:
                 out.append(chr(av))
-            elif op is _constants.AT and not out and av in (
-                _constants.AT_BEGINNING,
-                _constants.AT_BEGINNING_STRING,
+            elif (
+                op is _constants.AT
+                and not out
+                and av
+                in (
+                    _constants.AT_BEGINNING,
+                    _constants.AT_BEGINNING_STRING,
+                )
             ):
                 continue
             elif op is _constants.SUBPATTERN and not (av[1] & re.IGNORECASE):
@@ -125,12 +132,13 @@ def literal_prefix(regex: str, flags: int = 0) -> str:
 def _compile_re(regex: str) -> Callable[[str], bool]:
     regex = expand_quotes(regex)
     try:
-        compiled = re.compile(regex)
+        # ASCII: Java's defaults for \d \w \s \b and case-insensitivity (RE2's for \d \w \s).
+        compiled = re.compile(regex, re.ASCII)
     except re.error as error:
         raise TopicPatternError(f"invalid regex: {error.msg}", regex, error.pos) from None
     except (OverflowError, RecursionError) as error:
         raise TopicPatternError(f"invalid regex: {error}", regex) from None
-    check_backtracking_safety(regex)
+    check_backtracking_safety(regex, re.ASCII)
     fullmatch = compiled.fullmatch
     return lambda subject: fullmatch(subject) is not None
 
@@ -140,8 +148,7 @@ def _compile_re2(regex: str) -> Callable[[str], bool]:
         import re2
     except ImportError:
         raise ImportError(
-            "implementation='re2' needs the 'google-re2' package: "
-            "pip install 'msgfilter[re2]'"
+            "implementation='re2' needs the 'google-re2' package: pip install 'msgfilter[re2]'"
         ) from None
     options = re2.Options()
     options.log_errors = False  # errors are raised, not also printed to stderr
@@ -224,4 +231,3 @@ def _compile_cached(regex: str, implementation: Implementation) -> TopicsPattern
     fullmatch = _COMPILERS[implementation](stripped)
     prefix = literal_prefix(expand_quotes(stripped))
     return TopicsPattern(regex, stripped, implementation, prefix, False, fullmatch)
-

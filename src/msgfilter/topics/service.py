@@ -258,29 +258,12 @@ class TopicListService:
         return GetTopicsResult(topics, filtered, topics_hash, True)
 
     @staticmethod
-    def _build_listing(
-        state: _Namespace, mode: Mode, pattern: TopicsPattern | None
-    ) -> _Listing:
+    def _build_listing(state: _Namespace, mode: Mode, pattern: TopicsPattern | None) -> _Listing:
         domains = [domain for domain in TopicDomain if mode.includes(domain)]
-        if pattern is not None and pattern.match_all:
-            pattern = None
-        if len(domains) == 1 and pattern is None:
+        if len(domains) == 1 and (pattern is None or pattern.match_all):
             members = state.sets[domains[0]]
             return members.to_tuple(), members.hash
-        parts: list[Iterable[str]] = []
-        for domain in domains:
-            members = state.sets[domain]
-            if pattern is None:
-                parts.append(members)
-                continue
-            # Only names that start with the literal prefix can match: bisect to them.
-            candidates = (
-                members.with_prefix(f"{domain}{SCHEME_SEPARATOR}{pattern.prefix}")
-                if pattern.prefix
-                else members
-            )
-            matches, subjects = pattern.matches_subject, state.subjects
-            parts.append([name for name in candidates if matches(subjects[name])])
+        parts = [_select(state, domain, pattern) for domain in domains]
         if len(parts) == 1:
             topics = tuple(parts[0])
         else:
@@ -312,8 +295,7 @@ class TopicListService:
         config = self.config
         if not config.enable_broker_side_subscription_pattern_evaluation:
             raise TopicListNotAllowedError(
-                "Unable to create topic list watcher: "
-                "Evaluating subscription patterns is disabled."
+                "Unable to create topic list watcher: Evaluating subscription patterns is disabled."
             )
         if java_length(stripped) > config.subscription_pattern_max_length:
             raise TopicListNotAllowedError(
@@ -331,7 +313,7 @@ class TopicListService:
                 pattern=compiled,
                 connection=connection,
                 on_update=on_update,
-                matching=SortedTopicSet(self._initial_matches(state, compiled)),
+                matching=SortedTopicSet(_select(state, TopicDomain.PERSISTENT, compiled)),
                 capacity=config.watcher_queue_size,
             )
             self._watchers[watcher.watcher_id] = watcher
@@ -341,10 +323,6 @@ class TopicListService:
             topics_hash = watcher.matching.hash
             topics = () if client_hash == topics_hash else watcher.matching.to_tuple()
         return WatchResult(watcher.watcher_id, topics, topics_hash)
-
-    @staticmethod
-    def _initial_matches(state: _Namespace, pattern: TopicsPattern) -> tuple[str, ...]:
-        return TopicListService._build_listing(state, Mode.PERSISTENT, pattern)[0]
 
     def unwatch(self, watcher_id: int) -> bool:
         """Close a watcher (`CommandWatchTopicListClose`) and drop its queued updates; False if
@@ -421,3 +399,18 @@ class TopicListService:
             if connection is None:
                 return tuple(self._watchers)
             return tuple(sorted(self._by_connection.get(connection, ())))
+
+
+def _select(state: _Namespace, domain: TopicDomain, pattern: TopicsPattern | None) -> Iterable[str]:
+    """The names of one domain of a namespace that match `pattern`, in Java order."""
+    members = state.sets[domain]
+    if pattern is None or pattern.match_all:
+        return members
+    # Only names that start with the literal prefix can match: bisect to them.
+    candidates = (
+        members.with_prefix(f"{domain}{SCHEME_SEPARATOR}{pattern.prefix}")
+        if pattern.prefix
+        else members
+    )
+    matches, subjects = pattern.matches_subject, state.subjects
+    return [name for name in candidates if matches(subjects[name])]

@@ -38,9 +38,7 @@ class SortedTopicSet:
                 self._astral[key] = name
             keys.append(key)
         keys.sort()
-        self._chunks: list[list[str]] = [
-            keys[i : i + _LOAD] for i in range(0, len(keys), _LOAD)
-        ]
+        self._chunks: list[list[str]] = [keys[i : i + _LOAD] for i in range(0, len(keys), _LOAD)]
         self._maxes: list[str] = [chunk[-1] for chunk in self._chunks]
         self._blobs: list[bytes | None] = [None] * len(self._chunks)
         # _crcs[i] is the CRC of chunks 0..i joined, trustworthy for i < _valid.

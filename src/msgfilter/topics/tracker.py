@@ -20,6 +20,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
+from msgfilter.topics.hashing import java_sorted
 from msgfilter.topics.messages import EMPTY_HASH
 from msgfilter.topics.names import is_system_topic
 from msgfilter.topics.pattern import Implementation, TopicsPattern
@@ -65,7 +66,8 @@ Fetch = Callable[[str | None], TopicsListing]
 
 @dataclass(frozen=True, slots=True)
 class TopicsChange:
-    """How the tracked set changed in one step: topics to subscribe to and to leave."""
+    """How the tracked set changed in one step: topics to subscribe to and to leave (each in
+    Java order)."""
 
     added: tuple[str, ...] = ()
     removed: tuple[str, ...] = ()
@@ -181,7 +183,7 @@ class PatternTopicsTracker:
         removed = tuple(name for name in old if name not in new)
         if added or removed:
             self._topics = SortedTopicSet(new)
-        return TopicsChange(tuple(sorted(added)), removed)
+        return TopicsChange(tuple(java_sorted(added)), removed)
 
     def _require_fetch(self) -> Fetch:
         if self._fetch is None:
@@ -207,4 +209,4 @@ def _merge(first: TopicsChange, second: TopicsChange) -> TopicsChange:
             removed.discard(name)
         else:
             added.add(name)
-    return TopicsChange(tuple(sorted(added)), tuple(sorted(removed)), True)
+    return TopicsChange(tuple(java_sorted(added)), tuple(java_sorted(removed)), True)

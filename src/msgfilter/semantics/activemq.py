@@ -1,0 +1,427 @@
+"""Value rules of the `activemq` dialect: ActiveMQ Classic 5.17's selector evaluation,
+reproduced with its Java types (activemq-selectors.md and its examples).
+
+Every runtime value is a Java value: `str` (String), `bool` (Boolean), the `jtypes`
+wrappers (Byte, Short, Int, Long, BigDecimal, Float, Double), a `list` (what SPLIT and
+MAKELIST return), or None for NULL. Where ActiveMQ throws, these functions raise
+`JavaException`; the generated evaluator turns that into the outcome "error".
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import struct
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from ..jtypes import BigDecimal, Byte, Double, Float, Int, JavaFloating, JavaInteger, Long, Short
+from .values import java_double_text
+
+_HEADER_TYPES: dict[str, type] = {
+    "JMSPriority": Int, "JMSTimestamp": Long, "JMSExpiration": Long,
+    "JMSXDeliveryCount": Int, "JMSXGroupSeq": Int,
+    "JMSActiveMQBrokerInTime": Long, "JMSActiveMQBrokerOutTime": Long,
+}
+
+
+@dataclass(frozen=True, slots=True)
+class EvaluationFailure:
+    """The outcome "ActiveMQ throws here": not TRUE, FALSE or UNKNOWN. It is falsy, so
+    `if outcome:` still reads as "does not match"; `java_class` and `message` say what
+    the broker would have thrown."""
+
+    java_class: str
+    message: str
+
+    def __bool__(self) -> bool:
+        return False
+
+
+class JavaException(Exception):
+    """An exception ActiveMQ throws while evaluating; `java_class` names it."""
+
+    def __init__(self, java_class: str, message: str) -> None:
+        super().__init__(f"{java_class}: {message}")
+        self.java_class = java_class
+        self.message = message
+
+
+def _runtime(message: str) -> JavaException:
+    return JavaException("java.lang.RuntimeException", message)
+
+
+def _class_cast(message: str) -> JavaException:
+    return JavaException("java.lang.ClassCastException", message)
+
+
+# -- message values -------------------------------------------------------------------------
+
+
+def prop(value: Any, name: str) -> Any:
+    """A message value as the Java value a JMS client would have set."""
+    cls = type(value)
+    if value is None or cls is str or cls is bool or isinstance(value, (JavaInteger, BigDecimal,
+                                                                         JavaFloating)):
+        return value
+    if cls is int:
+        return _HEADER_TYPES.get(name, Long)(value)
+    if cls is float:
+        return Double(value)
+    return value
+
+
+def literal_exact(value: int) -> Any:
+    """ConstantExpression.createFromDecimal/Hex/Octal: Integer if the long value fits in
+    32 bits, else Long, and a decimal beyond the long range a BigDecimal — whose own long
+    value decides (low 64 bits)."""
+    if -(2**63) <= value < 2**63:
+        return Int(value) if -(2**31) <= value < 2**31 else Long(value)
+    low = Long(value)
+    return Int(value) if -(2**31) <= low < 2**31 else BigDecimal(value)
+
+
+# -- Java type classification --------------------------------------------------------------
+
+_NUMBER_CLASSES = (Byte, Short, Int, Long, BigDecimal, Float, Double)
+
+
+def _is_number(value: Any) -> bool:
+    return type(value) in _NUMBER_CLASSES
+
+
+def _double_bits(value: float) -> int:
+    if value != value:
+        return 0x7FF8000000000000
+    return int(struct.unpack(">q", struct.pack(">d", value))[0])
+
+
+def _compare_to(left: Any, right: Any) -> int:
+    """Comparable.compareTo of two values of one Java class."""
+    if type(left) is not type(right):
+        raise _class_cast(
+            f"class {_java_class(right)} cannot be cast to class {_java_class(left)}"
+        )
+    if isinstance(left, float):
+        a, b = float(left), float(right)
+        if a < b:
+            return -1
+        if a > b:
+            return 1
+        x, y = _double_bits(a), _double_bits(b)
+        return (x > y) - (x < y)
+    if type(left) is str:
+        ka, kb = left.encode("utf-16-be", "surrogatepass"), right.encode("utf-16-be",
+                                                                           "surrogatepass")
+        return int(ka > kb) - int(ka < kb)
+    return int((left > right) - (left < right))
+
+
+def _java_class(value: Any) -> str:
+    names = {
+        str: "java.lang.String", bool: "java.lang.Boolean", Byte: "java.lang.Byte",
+        Short: "java.lang.Short", Int: "java.lang.Integer", Long: "java.lang.Long",
+        Float: "java.lang.Float", Double: "java.lang.Double",
+        BigDecimal: "java.math.BigDecimal", list: "java.util.List",
+    }
+    return names.get(type(value), "java.lang.Object")
+
+
+def _java_equals(left: Any, right: Any) -> bool:
+    if type(left) is not type(right):
+        return False
+    if isinstance(left, float):
+        return _double_bits(float(left)) == _double_bits(float(right))
+    return bool(left == right)
+
+
+def _parse_for(text: str, cls: Any) -> Any:
+    """Byte/Short/Integer/Long/Float/Double/Boolean.valueOf(text)."""
+    from .rocketmq import Undelivered, parse_double
+
+    try:
+        if cls is bool:
+            return text.lower() == "true"
+        if cls in (Float, Double):
+            return cls(parse_double(text))
+        if re.fullmatch(r"[+-]?\d+", text):
+            number = int(text)
+            bits: int = {Byte: 8, Short: 16, Int: 32, Long: 64}[cls]
+            if -(2 ** (bits - 1)) <= number < 2 ** (bits - 1):
+                return cls(number)
+    except Undelivered:
+        pass
+    raise _NotConvertible(text)
+
+
+class _NotConvertible(Exception):
+    """A string that is not a number of the other operand's type: with
+    convert_string_expressions ActiveMQ then answers FALSE."""
+
+
+# Which class a left operand of class L converts to (or converts the right operand to)
+# when the right operand has class R: ComparisonExpression.compare's ladder.
+def _unify(left: Any, right: Any, convert: bool) -> tuple[Any, Any] | None:
+    lc, rc = type(left), type(right)
+    if lc is rc:
+        return left, right
+    if lc is bool:
+        if convert and rc is str:
+            raise _class_cast("class java.lang.Boolean cannot be cast to class java.lang.String")
+        return None
+    if lc is Byte:
+        target = {Short: Short, Int: Int, Long: Long, Float: Float, Double: Double}.get(rc)
+        if target is not None:
+            return target(left), right
+    elif lc is Short:
+        target = {Int: Int, Long: Long, Float: Float, Double: Double}.get(rc)
+        if target is not None:
+            return target(left), right
+    elif lc is Int:
+        target = {Long: Long, Float: Float, Double: Double}.get(rc)
+        if target is not None:
+            return target(left), right
+    elif lc is Long:
+        if rc is Int:
+            return left, Long(right)
+        if rc is Float:
+            return Float(left), right
+        if rc is Double:
+            return Double(left), right
+    elif lc is Float:
+        if rc in (Int, Long):
+            return left, Float(right)
+        if rc is Double:
+            return Double(left), right
+    elif lc is Double:
+        if rc in (Int, Long):
+            return left, Double(right)
+        if rc is Float:
+            # ActiveMQ converts the Float into a Float again, and Double.compareTo throws.
+            raise _class_cast("class java.lang.Float cannot be cast to class java.lang.Double")
+    elif lc is str and convert and rc in (bool, Byte, Short, Int, Long, Float, Double):
+        return _parse_for(left, rc), right
+    if convert and rc is str and lc in (Byte, Short, Int, Long, Float, Double):
+        return left, _parse_for(right, lc)
+    return None
+
+
+def compare(left: Any, right: Any, convert: bool = False) -> int | None:
+    """compareTo after ActiveMQ's conversions; None where it answers FALSE outright."""
+    if type(left) is list or type(right) is list:
+        return None
+    try:
+        pair = _unify(left, right, convert)
+    except _NotConvertible:
+        return None
+    if pair is None:
+        return None
+    return _compare_to(*pair)
+
+
+def eq(left: Any, right: Any, convert: bool = False) -> bool | None:
+    """EqualExpression: asymmetric with NULL, equals() first, then compare()."""
+    if (left is None) != (right is None):
+        return None if left is None else False
+    if left is right or left is None or _java_equals(left, right):
+        return True
+    c = compare(left, right, convert)
+    return c == 0 if c is not None else False
+
+
+def ne(left: Any, right: Any, convert: bool = False) -> bool | None:
+    result = eq(left, right, convert)
+    return None if result is None else not result
+
+
+def ordering(op: str, left: Any, right: Any, convert: bool = False) -> bool | None:
+    """`<`, `<=`, `>`, `>=` once the left operand is known to be non-NULL."""
+    if right is None:
+        return None
+    c = compare(left, right, convert)
+    if c is None:
+        return False
+    return {"<": c < 0, "<=": c <= 0, ">": c > 0, ">=": c >= 0}[op]
+
+
+def as_condition(value: Any) -> bool | None:
+    """BooleanCastExpression: a Boolean is itself, NULL is NULL, anything else FALSE."""
+    if value is None:
+        return None
+    return value if type(value) is bool else False
+
+
+# -- arithmetic ------------------------------------------------------------------------------
+
+
+def _as_number(value: Any, op: str, left: Any, right: Any) -> Any:
+    if _is_number(value):
+        return value
+    if type(value) is bool:
+        raise _runtime(f"Cannot call {op} operation on: {java_str(left)} and: {java_str(right)}")
+    raise _runtime(f"Cannot convert value: {java_str(value)} into a number")
+
+
+def _number_type(left: Any, right: Any) -> type:
+    if isinstance(left, JavaFloating) or isinstance(right, JavaFloating):
+        return Double
+    if type(left) is Long or type(right) is Long:
+        return Long
+    return Int
+
+
+def _integral(value: Any, cls: type) -> int:
+    # intValue()/longValue(): BigDecimal and wider values keep their low bits.
+    return int(cls(int(value)))
+
+
+def arith(op: str, left: Any, right: Any) -> Any:
+    """ArithmeticExpression once both operands are known to be non-NULL."""
+    if op == "+" and type(left) is str:
+        return left + java_str(right)
+    name = {"+": "plus", "-": "minus", "*": "multiply", "/": "divide", "%": "mod"}[op]
+    a = _as_number(left, name, left, right)
+    b = _as_number(right, name, left, right)
+    if op in ("/", "%"):
+        x, y = float(a), float(b)
+        return Double(_ieee_div(x, y) if op == "/" else _java_fmod(x, y))
+    kind = _number_type(a, b)
+    if kind is Double:
+        x, y = float(a), float(b)
+        return Double({"+": x + y, "-": x - y, "*": x * y}[op])
+    i, j = _integral(a, kind), _integral(b, kind)
+    return kind({"+": i + j, "-": i - j, "*": i * j}[op])
+
+
+def _ieee_div(x: float, y: float) -> float:
+    if y != 0.0:
+        return x / y
+    if x != x or x == 0.0:
+        return math.nan
+    return math.copysign(math.inf, x) * math.copysign(1.0, y)
+
+
+def _java_fmod(x: float, y: float) -> float:
+    if y == 0.0 or math.isinf(x) or x != x or y != y:
+        return math.nan
+    if math.isinf(y):
+        return x
+    return math.fmod(x, y)
+
+
+def negate(value: Any) -> Any:
+    """UnaryExpression.negate: NULL and non-numbers are NULL; bytes and shorts throw."""
+    cls = type(value)
+    if cls in (Int, Long, Float, Double):
+        return cls(-value)
+    if cls is BigDecimal:
+        return Long(-value) if -value == -(2**63) else BigDecimal(-value)
+    if cls in (Byte, Short):
+        raise _runtime(f"Don't know how to negate: {int(value)}")
+    return None
+
+
+# -- text -------------------------------------------------------------------------------------
+
+
+def java_str(value: Any) -> str:
+    """String.valueOf(value) for a selector value, as Java 17 writes it."""
+    cls = type(value)
+    if cls is str:
+        return str(value)
+    if value is None:
+        return "null"
+    if cls is bool:
+        return "true" if value else "false"
+    if cls is Float:
+        return java_float_text(float(value))
+    if isinstance(value, float):
+        return java_double_text(float(value))
+    if isinstance(value, int):
+        return str(int(value))
+    if cls is list:
+        return "[" + ", ".join(java_str(v) for v in value) + "]"
+    return str(value)
+
+
+def java_float_text(x: float) -> str:
+    """Float.toString: the shortest digits that read back as the same float."""
+    if x != x or math.isinf(x) or x == 0.0:
+        return java_double_text(x)
+    for digits in range(1, 10):
+        text = f"{x:.{digits - 1}e}"
+        if Float(float(text)) == x:
+            break
+    # The double nearest to the short decimal prints as that decimal, in Java's layout.
+    return java_double_text(float(text))
+
+
+# -- predicates ----------------------------------------------------------------------------------
+
+
+def in_list(value: Any, items: frozenset[str], negated: bool) -> bool | None:
+    if value is None or type(value) is not str:
+        return None
+    return (value in items) != negated
+
+
+def like(value: Any, matcher: Callable[[str], bool]) -> bool | None:
+    if value is None:
+        return None
+    if type(value) is not str:
+        return False
+    return matcher(value)
+
+
+# -- functions ------------------------------------------------------------------------------------
+
+
+def _string_arg(value: Any) -> str:
+    if value is None:
+        raise JavaException("java.lang.NullPointerException", "null argument")
+    if type(value) is not str:
+        raise _class_cast(f"class {_java_class(value)} cannot be cast to class java.lang.String")
+    text: str = value
+    return text
+
+
+def call(name: str, args: list[Any], regex: Callable[[str], Any]) -> Any:
+    """The built-in functions of FunctionCallExpression's registry."""
+    from .activemq_like import PatternError, java_replacement, java_split
+
+    try:
+        if name == "MAKELIST":
+            return list(args)
+        if name == "INLIST":
+            collection, value = args
+            if type(collection) is not list:
+                raise _class_cast(f"class {_java_class(collection)} cannot be cast to class "
+                                  "java.util.List")
+            for item in collection:
+                if item is None:
+                    raise JavaException("java.lang.NullPointerException", "null list item")
+                if _java_equals(item, value):
+                    return True
+            return False
+        if name == "REGEX":
+            pattern, target = args
+            if type(pattern) is not str or type(target) is not str:
+                return False
+            return regex(pattern).search(target) is not None
+        if name == "SPLIT":
+            text, separator = (_string_arg(a) for a in args)
+            return java_split(regex(separator), text)
+        if name == "REPLACE":
+            text, pattern, replacement = (_string_arg(a) for a in args)
+            return regex(pattern).sub(java_replacement(replacement), text)
+    except PatternError as error:
+        raise JavaException("java.util.regex.PatternSyntaxException", str(error)) from None
+    raise _runtime(f"invalid function name, \"{name}\"")
+
+
+def failure(error: BaseException) -> EvaluationFailure:
+    """The outcome for an exception raised while evaluating."""
+    if isinstance(error, JavaException):
+        return EvaluationFailure(error.java_class, error.message)
+    return EvaluationFailure("java.lang.RuntimeException", repr(error))
