@@ -438,3 +438,55 @@ def test_rocketmq_sql92_and_types() -> None:
     assert rocketmq_dialect("") == "rocketmq-tag" and rocketmq_dialect("SQL92") == "rocketmq"
     with pytest.raises(FilterError):
         rocketmq_dialect("TAGS")
+
+
+# --- properties ----------------------------------------------------------------------------
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+_values = st.one_of(st.none(), st.integers(-3, 3), st.sampled_from(["1", "x", "2.5"]))
+_selectors = st.sampled_from(["", "n > 0", "n = 1 OR m IS NULL", "m < 2", "n BETWEEN -1 AND 1"])
+_actions = st.sampled_from([{}, {"jms.selector.reject.action": "drop"}])
+
+
+def _message(n: object, m: object) -> Message:
+    props: dict[str, str] = {}
+    for name, value in (("n", n), ("m", m)):
+        if isinstance(value, int):
+            props[name], props[name + "_jsmtype"] = str(value), "int"
+        elif isinstance(value, str):
+            props[name] = value
+            if value == "x":
+                props[name + "_jsmtype"] = "int"  # a bad typed value: an evaluation error
+    return Message(props)
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.lists(st.tuples(_values, _values), min_size=1, max_size=6),
+    _selectors,
+    _selectors,
+    _actions,
+)
+def test_exact_mode_gives_each_message_its_single_message_result(
+    pairs: list[tuple[object, object]], sub_sel: str, cons_sel: str, action: dict[str, str]
+) -> None:
+    ctx = FilterContext(
+        "s", sub(sub_sel) if sub_sel else {}, {"jms.filtering": "true", "jms.selector": cons_sel,
+                                                **action}
+    )
+    messages = [_message(n, m) for n, m in pairs]
+    exact = JmsSelectorFilter(JmsSelectorConfig(batch_mode=BatchMode.EXACT))
+    pulsar_jms = JmsSelectorFilter()
+    batch = Entry.batch(POS, messages)
+    singles = [pulsar_jms.filter_entry(Entry.single(POS, m), ctx) for m in messages]
+    decision = exact.decide(batch, ctx)
+    assert list(decision.message_results) == singles
+    # pulsar-jms mode accepts the whole batch exactly when some message is accepted alone
+    # and no message is an evaluation error.
+    whole = pulsar_jms.filter_entry(batch, ctx)
+    if whole is A:
+        assert A in singles
+    elif A in singles:
+        assert whole is R  # only an evaluation error elsewhere can reject it
