@@ -6,6 +6,8 @@ import pickle
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import msgfilter
 from msgfilter import Message
@@ -441,9 +443,6 @@ def test_rocketmq_sql92_and_types() -> None:
 
 
 # --- properties ----------------------------------------------------------------------------
-
-from hypothesis import given, settings  # noqa: E402
-from hypothesis import strategies as st  # noqa: E402
 
 _values = st.one_of(st.none(), st.integers(-3, 3), st.sampled_from(["1", "x", "2.5"]))
 _selectors = st.sampled_from(["", "n > 0", "n = 1 OR m IS NULL", "m < 2", "n BETWEEN -1 AND 1"])
