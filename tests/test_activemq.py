@@ -219,3 +219,14 @@ def test_jms_dialect_refuses_activemq_extensions() -> None:
 
 if __name__ == "__main__":  # pragma: no cover
     sys.exit(pytest.main([__file__, "-v"]))
+
+
+def test_unparse_round_trips_on_the_corpus() -> None:
+    for case in load("activemq-corpus-seed1.jsonl"):
+        if case["expect"] == "error" and case.get("phase") == "parse":
+            continue
+        f = msgfilter.compile(case["selector"], "activemq")
+        again = msgfilter.compile(str(f), "activemq")
+        assert again == f, case["id"]
+        message = activemq_message_of(case)
+        assert again.outcome(message) == f.outcome(message), case["id"]  # type: ignore[attr-defined]

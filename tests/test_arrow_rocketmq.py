@@ -135,7 +135,10 @@ def test_same_answers_as_the_per_message_backend(tree: n.Expr, columns: Any) -> 
     table, messages = build(columns)
     want = [f.evaluate(m) for m in messages]
     assert ma.evaluate(f, table).to_pylist() == want, f.text
-    assert ma.matches(f, table).to_pylist() == [f.matches(m) for m in messages], f.text
+    # matches is "evaluate is TRUE" (J1). Not f.matches: in this dialect its short cuts
+    # can skip a throw the broker hits (`NOT ((x = 1 OR y = 1) AND z = 1)` with y='abc',
+    # z='2': evaluate UNKNOWN, matches True), reported to the per-message backend.
+    assert ma.matches(f, table).to_pylist() == [w is True for w in want], f.text
 
 
 @pytest.mark.parametrize(

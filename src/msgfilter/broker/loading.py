@@ -16,7 +16,6 @@ Every failure is a `FilterLoadError` saying what failed to load and why.
 from __future__ import annotations
 
 import importlib
-import importlib.metadata
 import sys
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -251,8 +250,11 @@ def find_definitions(directory: str | Path) -> dict[str, FilterDefinition]:
 
 def entry_point_definitions() -> dict[str, FilterDefinition]:
     """The filters installed distributions declare in the ``msgfilter.entry_filters`` group."""
+    # Imported here: importlib.metadata costs tens of milliseconds to import.
+    from importlib.metadata import entry_points
+
     found: dict[str, FilterDefinition] = {}
-    for point in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP):
+    for point in entry_points(group=ENTRY_POINT_GROUP):
         dist = getattr(point, "dist", None)
         source = f"entry point of {dist.name}" if dist is not None else "entry point"
         found.setdefault(point.name, FilterDefinition(point.name, point.value, "", source))

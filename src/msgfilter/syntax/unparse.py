@@ -54,7 +54,7 @@ def _text(node: n.Expr, d: Dialect) -> tuple[str, int]:
             inner = at(operand, _UNARY)
             return ("- " if inner.startswith("-") else "-") + inner, _UNARY
         case n.Arith(op=op, left=left, right=right):
-            level = _ADDITIVE if op in "+-" else _MULTIPLICATIVE
+            level = _ADDITIVE if op in ("+", "-") else _MULTIPLICATIVE
             return f"{at(left, level)} {op} {at(right, level + 1)}", level
         case n.Compare(op=op, left=left, right=right):
             level = _EQUALITY if op in ("=", "<>") else _RELATIONAL
@@ -83,4 +83,8 @@ def _text(node: n.Expr, d: Dialect) -> tuple[str, int]:
             return " AND ".join(at(o, _AND + 1) for o in operands), _AND
         case n.Or(operands=operands):
             return " OR ".join(at(o, _OR + 1) for o in operands), _OR
+        case n.Call(name=name, args=args):
+            return f"{name}({', '.join(at(a, _OR) for a in args)})", _PRIMARY
+        case n.XQuery(query=query):
+            return f"XQUERY {quote(query)}", _UNARY
     raise TypeError(f"cannot unparse {type(node).__name__}")  # pragma: no cover
