@@ -49,6 +49,10 @@ class Message:
             merged.setdefault(KEYS_PROPERTY, " ".join(keys_t))
         object.__setattr__(self, "view", MappingProxyType(merged))
 
+    def get(self, name: str, default: object = None) -> object:
+        """The value a filter reads under `name` (None when absent)."""
+        return self.view.get(name, default)
+
 
 def as_mapping(message: Any) -> Mapping[str, object]:
     """The name -> value mapping a filter reads from `message`.
@@ -64,3 +68,9 @@ def as_mapping(message: Any) -> Mapping[str, object]:
 
 
 _EMPTY: Mapping[str, object] = MappingProxyType({})
+
+
+def needs_mapping(message: Any) -> bool:
+    """Whether `message` must go through `as_mapping` before a filter can read it: true
+    for anything that is not a dict, a Message or another mapping."""
+    return not isinstance(message, (dict, Message, Mapping))

@@ -21,7 +21,7 @@ from typing import Any
 
 from ..dialects import Dialect
 from ..jtypes import Double
-from ..message import as_mapping
+from ..message import as_mapping, needs_mapping
 from ..semantics import activemq as amq
 from ..semantics import rocketmq as rq
 from ..semantics import values as v
@@ -38,6 +38,7 @@ _SPLIT_HEIGHT = 24
 
 _RUNTIME: dict[str, Any] = {
     "_as_mapping": as_mapping,
+    "_needs_mapping": needs_mapping,
     "_to_double": v.to_double,
     "_cond": v.as_condition,
     "_neg": v.negate,
@@ -120,16 +121,18 @@ class _Gen:
             f"            {local} = m.get({self.const(name)})\n"
             for name, local in self.scope.idents.items()
         )
+        # Dicts, other mappings and Message objects all have get(): the fast path reads
+        # them directly. Anything else fails on get() and is read once more as the mapping
+        # `_as_mapping` gives for it. Values beyond what a message should hold (a Python
+        # int too large for a double) must not escape as exceptions either.
         return (
             f"    def {fname}(m):\n"
-            f"        if type(m) is not dict:\n"
-            f"            m = _as_mapping(m)\n"
             f"        try:\n"
             f"{loads}"
             f"            return {body}\n"
-            # Values beyond what a message should hold (a Python int too large for a
-            # double, a mapping whose get() fails) must not escape as exceptions.
             f"        except Exception as _e:\n"
+            f"            if _needs_mapping(m):\n"
+            f"                return {fname}(_as_mapping(m))\n"
             f"            return {default}\n"
         )
 
