@@ -180,7 +180,8 @@ class _Analysis:
     def _refuse(self, what: str) -> UnsafePatternError:
         return UnsafePatternError(
             f"{what}; the 're' implementation refuses it because backtracking can take "
-            "exponential time (use implementation='re2', which matches in linear time)",
+            "exponential or high-degree polynomial time (use implementation='re2', which "
+            "matches in linear time)",
             self.pattern,
         )
 
