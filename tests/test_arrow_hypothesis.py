@@ -361,3 +361,32 @@ def test_long_division_is_javas(left: int, right: int) -> None:
         tree = msgfilter.compile(f"({text}) IS NULL").tree
         assert isinstance(tree, n.IsNull)
         assert arrow_values(tree.operand, table) == [comparable(v.div(left, right))]
+
+
+# -- the library's own strategies ----------------------------------------------------------------
+
+ARROW_OF_KIND = {
+    "long": pa.int64(), "double": pa.float64(), "string": pa.string(),
+    "boolean": pa.bool_(), "null": pa.null(),
+}
+NAMES = ("a", "b", "s", "JMSPriority", "über")
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.data())
+def test_library_selector_cases_over_typed_columns(data: st.DataObject) -> None:
+    # msgfilter.testing's selectors come with messages whose values are often the
+    # selector's own literals, IN items and LIKE matches; one column type per name.
+    from msgfilter.testing.strategies import selector_cases
+
+    kinds = data.draw(st.fixed_dictionaries({name: st.sampled_from(list(ARROW_OF_KIND))
+                                             for name in NAMES}))
+    text, found = data.draw(
+        selector_cases(identifiers=NAMES, types=kinds, max_messages=6), label="case"
+    )
+    f = msgfilter.compile(text)
+    table = pa.table(
+        {name: pa.array([m.get(name) for m in found], ARROW_OF_KIND[kinds[name]])
+         for name in NAMES}
+    )
+    assert ma.evaluate(f, table).to_pylist() == [f.evaluate(m) for m in found], text

@@ -32,7 +32,7 @@ NUMERIC_STRINGS = [
 ]
 strings = st.one_of(st.sampled_from(NUMERIC_STRINGS), st.text(alphabet="0123.e-+x", max_size=4))
 LITERAL_LONGS = [0, 1, -1, 3, -3, 7, 2**31 - 1, 2**31, -(2**31), 5000000000, 2**63 - 1]
-LITERAL_DOUBLES = [0.5, 3.0, 3.5, -0.5, 1e-3, 1e300, 4.9e-324, 2.5]
+LITERAL_DOUBLES = [0.0, -0.0, 0.5, 3.0, 3.5, -0.5, 1e-3, 1e300, 4.9e-324, 2.5]
 NAMES = ["a", "b", "c", "l", "d", "f", "s", "TAGS", "missing"]
 
 
@@ -139,6 +139,32 @@ def test_same_answers_as_the_per_message_backend(tree: n.Expr, columns: Any) -> 
     # can skip a throw the broker hits (`NOT ((x = 1 OR y = 1) AND z = 1)` with y='abc',
     # z='2': evaluate UNKNOWN, matches True), reported to the per-message backend.
     assert ma.matches(f, table).to_pylist() == [w is True for w in want], f.text
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.sampled_from(["=", "<>", "<", "<=", ">", ">="]),
+    st.one_of(
+        st.sampled_from(LITERAL_LONGS).map(n.ExactLit),
+        st.sampled_from(LITERAL_DOUBLES).map(n.ApproxLit),
+        st.booleans().map(n.BoolLit),
+        strings.map(n.StringLit),
+    ),
+    st.booleans(),
+    st.lists(maybe(strings), min_size=1, max_size=12),
+)
+def test_one_comparison_with_a_literal(
+    op: str, literal: n.Expr, flip: bool, values: list[str | None]
+) -> None:
+    # Conversions by the literal's type: the heart of the dialect, many rows at a time.
+    tree = n.Compare(op, literal, n.Ident("a")) if flip else n.Compare(op, n.Ident("a"), literal)
+    try:
+        f = msgfilter.compile(unparse(tree, ROCKETMQ), "rocketmq")
+    except FilterError:
+        assume(False)
+        raise  # pragma: no cover
+    table = pa.table({"a": pa.array(values, pa.string())})
+    assert ma.evaluate(f, table).to_pylist() == [f.evaluate({"a": x}) for x in values], f.text
 
 
 @pytest.mark.parametrize(

@@ -69,9 +69,18 @@ def test_predicates_consumer_filters_and_odd_messages() -> None:
         filter_batch(msgs(1), 5)  # type: ignore[arg-type]
 
 
-def test_decisions_must_cover_the_batch() -> None:
+def test_decisions_are_marks_and_indexes() -> None:
+    decision = BatchDecision.from_indexes(4, [3, 1, 1])
+    assert decision.marks == b"\x00\x01\x00\x01" and decision.kept == (1, 3)
+    assert decision.dropped == (0, 2) and decision == BatchDecision.from_flags([0, 1, 0, "y"])
+    assert repr(decision) == "BatchDecision(size=4, kept=(1, 3), dropped=(0, 2))"
+    assert BatchDecision.accept_all(2).kept == (0, 1) and BatchDecision.reject_all(2).kept == ()
     with pytest.raises(ValueError):
-        BatchDecision(3, (0,), (1,))
+        BatchDecision.from_indexes(3, [3])
+    with pytest.raises(ValueError):
+        BatchDecision(b"\x02")
+    with pytest.raises(TypeError):
+        BatchDecision([1, 0])  # type: ignore[arg-type]
 
 
 def test_rebatch_compacted_and_with_placeholders() -> None:

@@ -209,3 +209,20 @@ def test_names_limit_what_is_decoded() -> None:
         decode_properties(props)
     # Non-string values are already decoded: kept as they are.
     assert decode_properties({"n": 5}, names=["n"]) == {"n": 5}  # type: ignore[dict-item]
+
+
+def test_java_typed_decoding_feeds_the_activemq_dialect() -> None:
+    import msgfilter
+    from msgfilter import jtypes
+    from msgfilter.jsmtype import decode_properties
+
+    props = {"s": "1", "s_jsmtype": "short", "f": "1.1", "f_jsmtype": "float", "t": "x"}
+    typed = decode_properties(props, java=True)
+    assert type(typed["s"]) is jtypes.Short and type(typed["f"]) is jtypes.Float
+    assert typed["t"] == "x"
+    # ActiveMQ: a short on the right of an int literal is FALSE; a float is widened.
+    assert msgfilter.compile("1 = s", "activemq").evaluate(typed) is False
+    assert msgfilter.compile("s = 1", "activemq").evaluate(typed) is True
+    assert msgfilter.compile("f = 1.1", "activemq").evaluate(typed) is False
+    plain = decode_properties(props)
+    assert type(plain["s"]) is int and msgfilter.compile("1 = s").evaluate(plain) is True

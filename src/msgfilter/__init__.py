@@ -6,6 +6,18 @@
     True
 """
 
+from .batch import BatchMode, filter_batch, rebatch
+from .broker import (
+    ConsumerFilter,
+    Entry,
+    EntryDecision,
+    EntryFilter,
+    FilterChain,
+    FilterContext,
+    FilterLoadError,
+    FilterResult,
+    Position,
+)
 from .engine import CacheInfo, cache_info, compile, purge
 from .errors import (
     FilterError,
@@ -20,19 +32,31 @@ from .message import Message
 from .semantics.activemq import EvaluationFailure
 
 __all__ = [
+    "BatchMode",
     "CacheInfo",
+    "ConsumerFilter",
+    "Entry",
+    "EntryDecision",
+    "EntryFilter",
     "EvaluationFailure",
     "Filter",
+    "FilterChain",
+    "FilterContext",
     "FilterError",
     "FilterLimitError",
+    "FilterLoadError",
     "FilterPositionError",
+    "FilterResult",
     "FilterSyntaxError",
     "FilterTypeError",
     "Limits",
     "Message",
+    "Position",
     "cache_info",
     "compile",
+    "filter_batch",
     "purge",
+    "rebatch",
 ]
 
 __version__ = "0.1.0"

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import compress
 from typing import Any, Generic, Protocol, TypeVar
 
@@ -36,6 +36,17 @@ Predicate = Callable[[Any], object]
 
 class _Accepting(Protocol):
     def accept(self, message: Any) -> bool: ...
+
+
+_INDEXES: tuple[int, ...] = tuple(range(1024))
+
+
+def _indexes(size: int) -> tuple[int, ...]:
+    """At least `size` ready-made index ints, shared (compress then allocates none)."""
+    global _INDEXES
+    if size > len(_INDEXES):
+        _INDEXES = tuple(range(max(size, 2 * len(_INDEXES))))
+    return _INDEXES
 
 
 #: Swaps the bytes 0 and 1: the complement of a keep mask.
@@ -65,27 +76,60 @@ class BatchOutcome(enum.Enum):
 
 @dataclass(frozen=True, slots=True)
 class BatchDecision:
-    """Which messages of a batch of `size` messages are kept and which dropped.
+    """Which messages of a batch are kept and which dropped.
 
-    `kept` and `dropped` are batch indexes in increasing order; together they are exactly
-    ``range(size)``. `acknowledge` is the indexes the broker acknowledges individually:
-    here, the dropped ones.
+    `marks` holds one byte per message, 1 for kept and 0 for dropped. `kept` and
+    `dropped` are the batch indexes of each, in increasing order; together they are exactly
+    ``range(size)``. They are worked out on first use (a dispatcher that only needs the
+    `outcome` of an all-or-nothing batch never pays for them). `acknowledge` is the
+    indexes the broker acknowledges individually: here, the dropped ones.
+
+    Build one with `from_flags`, `from_indexes`, `accept_all` or `reject_all`.
     """
 
-    size: int
-    kept: tuple[int, ...]
-    dropped: tuple[int, ...]
+    marks: bytes
+    _kept: tuple[int, ...] | None = field(default=None, init=False, repr=False, compare=False)
+    _dropped: tuple[int, ...] | None = field(default=None, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        if len(self.kept) + len(self.dropped) != self.size:
-            raise ValueError("kept and dropped indexes must cover the batch exactly")
+        if not isinstance(self.marks, bytes):
+            raise TypeError(f"marks are bytes, not {type(self.marks).__name__}")
+        if self.marks.translate(None, b"\x00\x01"):
+            raise ValueError("marks are 0 (dropped) or 1 (kept) bytes")
+
+    def __repr__(self) -> str:
+        return f"BatchDecision(size={self.size}, kept={self.kept}, dropped={self.dropped})"
+
+    @property
+    def size(self) -> int:
+        """The number of messages in the batch."""
+        return len(self.marks)
+
+    @property
+    def kept(self) -> tuple[int, ...]:
+        """Indexes of the kept messages, in order."""
+        kept = self._kept
+        if kept is None:
+            kept = tuple(compress(_indexes(len(self.marks)), self.marks))
+            object.__setattr__(self, "_kept", kept)
+        return kept
+
+    @property
+    def dropped(self) -> tuple[int, ...]:
+        """Indexes of the dropped messages, in order."""
+        dropped = self._dropped
+        if dropped is None:
+            inverse = self.marks.translate(_INVERT)
+            dropped = tuple(compress(_indexes(len(inverse)), inverse))
+            object.__setattr__(self, "_dropped", dropped)
+        return dropped
 
     @property
     def outcome(self) -> BatchOutcome:
         """ACCEPT when nothing is dropped, REJECT when nothing is kept, else PARTIAL."""
-        if not self.dropped:
+        if 0 not in self.marks:
             return BatchOutcome.ACCEPT
-        if not self.kept:
+        if 1 not in self.marks:
             return BatchOutcome.REJECT
         return BatchOutcome.PARTIAL
 
@@ -97,29 +141,27 @@ class BatchDecision:
     @classmethod
     def accept_all(cls, size: int) -> BatchDecision:
         """Keep all `size` messages."""
-        return cls(size, tuple(range(size)), ())
+        return cls(b"\x01" * size)
 
     @classmethod
     def reject_all(cls, size: int) -> BatchDecision:
         """Drop all `size` messages."""
-        return cls(size, (), tuple(range(size)))
+        return cls(bytes(size))
 
     @classmethod
     def from_flags(cls, flags: Iterable[object]) -> BatchDecision:
-        """Keep index i when the i-th flag is true."""
-        return cls._from_marks(bytes(map(bool, flags)))
+        """Keep message i when the i-th flag is true."""
+        return cls(bytes(map(bool, flags)))
 
     @classmethod
-    def _from_marks(cls, marks: bytes) -> BatchDecision:
-        """From one byte per message, 1 to keep it and 0 to drop it."""
-        size = len(marks)
-        # C-speed index lists: one pass over the marks and, if needed, one over their inverse.
-        kept = tuple(compress(range(size), marks))
-        if len(kept) == size:
-            return cls(size, kept, ())
-        if not kept:
-            return cls(size, (), tuple(range(size)))
-        return cls(size, kept, tuple(compress(range(size), marks.translate(_INVERT))))
+    def from_indexes(cls, size: int, kept: Iterable[int]) -> BatchDecision:
+        """Keep the messages at the `kept` indexes of a batch of `size` (ValueError if outside)."""
+        marks = bytearray(size)
+        for index in kept:
+            if type(index) is not int or not 0 <= index < size:
+                raise ValueError(f"batch index {index!r} is outside a batch of {size}")
+            marks[index] = 1
+        return cls(bytes(marks))
 
 
 def as_predicate(test: Filter | _Accepting | Predicate) -> Predicate:
@@ -164,7 +206,7 @@ def filter_batch(
         return BatchDecision.reject_all(size)
     if isinstance(predicate_or_filter, Filter):
         # `matches` returns exact bools: straight into bytes, no list in between.
-        return BatchDecision._from_marks(bytes(map(predicate_or_filter.matches, messages)))
+        return BatchDecision(bytes(map(predicate_or_filter.matches, messages)))
     return BatchDecision.from_flags(map(test, messages))
 
 
@@ -178,6 +220,16 @@ class Placeholder:
     """
 
     index: int
+
+
+_PLACEHOLDERS: list[Placeholder] = []
+
+
+def _placeholder(index: int) -> Placeholder:
+    """The shared `Placeholder` of `index` (they are immutable: one per index is enough)."""
+    if index >= len(_PLACEHOLDERS):
+        _PLACEHOLDERS.extend(Placeholder(i) for i in range(len(_PLACEHOLDERS), index + 1))
+    return _PLACEHOLDERS[index]
 
 
 class _Keeps(Protocol):
@@ -241,36 +293,31 @@ def rebatch(
     Raises ValueError for an index outside the batch or a decision of another size.
     """
     size = len(batch)
-    if isinstance(keep, BatchDecision) or (hasattr(keep, "kept") and hasattr(keep, "acknowledge")):
+    acknowledge: tuple[int, ...] | None
+    if isinstance(keep, BatchDecision):
+        decision = keep
+        acknowledge = None
+    elif hasattr(keep, "kept") and hasattr(keep, "acknowledge"):
         decided: Any = keep
-        wanted = tuple(decided.kept)
-        ack_source: tuple[int, ...] | None = tuple(decided.acknowledge)
-        decided_size = getattr(decided, "size", size)
-        if decided_size != size:
-            raise ValueError(f"the decision is for {decided_size} messages, the batch has {size}")
+        decision = BatchDecision.from_indexes(getattr(decided, "size", size), decided.kept)
+        acknowledge = tuple(sorted(set(decided.acknowledge)))
     else:
-        wanted = tuple(keep)
-        ack_source = None
-    flags = [False] * size
-    for index in wanted:
-        if type(index) is not int or not 0 <= index < size:
-            raise ValueError(f"batch index {index!r} is outside a batch of {size}")
-        flags[index] = True
-    kept = tuple(compress(range(size), flags))
-    dropped = tuple(compress(range(size), bytes(flags).translate(_INVERT)))
-    if ack_source is None:
+        decision = BatchDecision.from_indexes(size, keep)
+        acknowledge = None
+    if decision.size != size:
+        raise ValueError(f"the decision is for {decision.size} messages, the batch has {size}")
+    marks = decision.marks
+    dropped = decision.dropped
+    if acknowledge is None:
         acknowledge = dropped
-    else:
-        dropped_set = set(dropped)
-        if not dropped_set.issuperset(ack_source):
-            raise ValueError("only dropped messages can be acknowledged individually")
-        acknowledge = tuple(sorted(set(ack_source)))
+    elif not set(dropped).issuperset(acknowledge):
+        raise ValueError("only dropped messages can be acknowledged individually")
     messages: tuple[T | Placeholder, ...]
     if placeholders:
-        messages = tuple(
-            message if flag else Placeholder(i)
-            for i, (message, flag) in enumerate(zip(batch, flags, strict=True))
-        )
+        slots: list[T | Placeholder] = list(batch)
+        for index in dropped:
+            slots[index] = _placeholder(index)
+        messages = tuple(slots)
     else:
-        messages = tuple(compress(batch, flags))
-    return Rebatched(messages, size, kept, dropped, acknowledge, placeholders)
+        messages = tuple(compress(batch, marks))
+    return Rebatched(messages, size, decision.kept, dropped, acknowledge, placeholders)

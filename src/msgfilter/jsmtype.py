@@ -49,6 +49,7 @@ from collections.abc import Callable, Collection, Mapping
 from fractions import Fraction
 from types import MappingProxyType
 
+from . import jtypes
 from .errors import FilterError
 from .message import Message
 
@@ -379,8 +380,13 @@ def decode_properties(
     names: Collection[str] | None = None,
     headers: Mapping[str, object] | None = None,
     destination: str | None = None,
+    java: bool = False,
 ) -> dict[str, object]:
     """The name -> value mapping pulsar-jms's broker filter shows a selector for a message.
+
+    With `java=True` numbers keep their declared Java type as `msgfilter.jtypes` wrappers
+    (`Int`, `Short`, `Float`, ...), for the `activemq` dialect, which reproduces the
+    broker's typed comparisons and arithmetic; otherwise they are plain `int`/`float`.
 
     `props` are the message's Pulsar properties (strings; a value that is already not a
     string is kept as it is). Each property is decoded by its ``_jsmtype`` companion, or
@@ -433,6 +439,8 @@ def decode_properties(
                     declared = _SYSTEM_TYPES.get(name)
                 if declared is not None and declared != "string":
                     raw = decode_value(raw, declared, name)
+                    if java and declared in jtypes.BY_NAME and raw is not None:
+                        raw = jtypes.java(declared, raw)
             out[name] = raw
     return out
 

@@ -546,11 +546,16 @@ def _regex_char(ch: str | None) -> str:
 
 def like_regex(pattern: str, escape: str | None) -> str:
     """An RE2 regular expression matching exactly the strings the LIKE pattern matches
-    (J36): anchored at both ends of the text, `.` matching line breaks and one code
+    (J36): anchored at each end without a `%`, `.` matching line breaks and one code
     point, each literal character written as `\\x{...}` so none is syntax."""
-    segments = parse_like(pattern, escape).segments
-    body = ".*".join("".join(_regex_char(ch) for ch in segment) for segment in segments)
-    return f"(?s)\\A{body}\\z"
+    parts = ["".join(_regex_char(ch) for ch in seg) for seg in parse_like(pattern, escape).segments]
+    # A leading or trailing `%` is an unanchored end: RE2 searches faster than `\\A.*`.
+    start, end = "\\A", "\\z"
+    if len(parts) > 1 and not parts[0]:
+        start, parts = "", parts[1:]
+    if len(parts) > 1 and not parts[-1]:
+        end, parts = "", parts[:-1]
+    return f"(?s){start}{'.*'.join(parts)}{end}"
 
 
 def _like_test(pattern: str, escape: str | None) -> Callable[[Datum], Datum]:
@@ -829,16 +834,23 @@ def _convert(
     strings by the cast kernel, other `java` ones by `slow`, the rest are errors."""
     if isinstance(s, pa.Scalar):
         return _per_distinct(s, slow, out)
+    # Most numeric properties are plain digits: then one cast does it all.
+    digits = pc.and_(pc.fill_null(pc.ascii_is_decimal(s), False),
+                     pc.less_equal(pc.binary_length(s), 18))
+    if not pc.any(pc.and_(pc.is_valid(s), pc.invert(digits))).as_py():
+        return pc.cast(s, out), _FALSE
     fast = pc.fill_null(pc.match_substring_regex(s, ascii_form), False)
     valid = pc.fill_null(pc.match_substring_regex(s, java), False)
     rare = pc.and_(valid, pc.invert(fast))
     unsigned = pc.replace_substring_regex(s, r"\A\+", "")
     values = pc.cast(pc.if_else(fast, unsigned, pa.scalar(None, s.type)), out)
+    errors = pc.and_(pc.is_valid(s), pc.invert(valid))
+    if not pc.any(rare).as_py():
+        return values, errors
     rare_values, rare_errors = _per_distinct(
         pc.if_else(rare, s, pa.scalar(None, s.type)), slow, out
     )
-    errors = pc.or_(pc.and_(pc.is_valid(s), pc.invert(valid)), rare_errors)
-    return pc.coalesce(values, rare_values), errors
+    return pc.coalesce(values, rare_values), pc.or_(errors, rare_errors)
 
 
 def _to_long(s: Datum, bound: int) -> tuple[Datum, Datum]:
