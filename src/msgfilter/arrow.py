@@ -56,12 +56,12 @@ __all__ = [
     "messages",
 ]
 
-#: Plans kept, most recently used: one per (filter, schema, layout).
+#: Plans kept, most recently used: one per (dialect, text, schema, layout).
 PLAN_CACHE_SIZE = 256
 
 # None: the filter runs row by row on tables of that schema (not a selector, or one the
 # kernels cannot evaluate).
-_plans: LRUCache[tuple[Filter, pa.Schema, Layout], Plan | None] = LRUCache(
+_plans: LRUCache[tuple[str, str, pa.Schema, Layout], Plan | None] = LRUCache(
     maxsize=PLAN_CACHE_SIZE
 )
 _lock = threading.Lock()
@@ -79,7 +79,9 @@ def _as_filter(expression: Filter | str, dialect: str) -> Filter:
 
 
 def _plan(f: Filter, schema: pa.Schema, layout: Layout) -> Plan | None:
-    key = (f, schema, layout)
+    # Keyed by text, not by the filter: filters compare equal when their trees do, and
+    # ApproxLit(0.0) == ApproxLit(-0.0), which are different selectors here.
+    key = (f.dialect, f.text, schema, layout)
     with _lock:
         if key in _plans:
             return _plans[key]

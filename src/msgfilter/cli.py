@@ -28,21 +28,7 @@ def _check(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def _explain(args: argparse.Namespace, out: TextIO) -> int:
-    filter_ = compile(args.expression, args.dialect)
-    explain = getattr(filter_, "explain", None)
-    if callable(explain):
-        out.write(f"{explain()}\n")
-        return 0
-    out.write(f"dialect:     {filter_.dialect}\n")
-    out.write(f"canonical:   {filter_.unparse()}\n")
-    out.write(f"identifiers: {', '.join(sorted(filter_.identifiers)) or '(none)'}\n")
-    tree = getattr(filter_, "tree", None)
-    if tree is not None:
-        out.write(f"tree:        {tree!r}\n")
-    source = getattr(filter_, "source", "")
-    if source:
-        out.write("generated Python (constants K* are bound from a table, never inlined):\n")
-        out.write(source)
+    out.write(compile(args.expression, args.dialect).explain() + "\n")
     return 0
 
 

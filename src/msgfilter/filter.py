@@ -68,6 +68,15 @@ class Filter(ABC):
     def _key(self) -> object:
         """What equality and hashing compare, besides the dialect."""
 
+    def explain(self) -> str:
+        """A readable account of how the expression was understood."""
+        names = ", ".join(sorted(self.identifiers)) or "(none)"
+        return (
+            f"dialect:     {self.dialect}\n"
+            f"canonical:   {self.unparse()}\n"
+            f"identifiers: {names}"
+        )
+
     def __str__(self) -> str:
         return self.unparse()
 

@@ -98,6 +98,14 @@ class SelectorFilter(Filter):
             self.tree, self.sql_dialect, self.convert_strings
         )[1]
 
+    def explain(self) -> str:
+        lines = [super().explain()]
+        if self.tree is not None:
+            lines.append(f"tree:        {self.tree!r}")
+            lines.append("generated Python (constants K* come from a table, never inlined):")
+            lines.append(self.source.rstrip())
+        return "\n".join(lines)
+
     def unparse(self) -> str:
         if self.tree is None:
             return ""

@@ -37,7 +37,12 @@ def codes_mask(
     Missing codes are admitted, as the broker admits them; with `subscribe_all` every
     entry is. Entries that are not numbers go through `scalar` one by one.
     """
-    import numpy as np
+    try:
+        import numpy as np
+    except ImportError as err:  # pragma: no cover - exercised only without numpy
+        raise ImportError(
+            "matches_codes needs numpy: pip install 'msgfilter[arrow]'"
+        ) from err
 
     nulls: NDArray[np.bool_] | None = None
     pa = sys.modules.get("pyarrow")

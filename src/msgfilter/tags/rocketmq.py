@@ -140,10 +140,8 @@ class RocketMQTagFilter(Filter):
         else:
             matches, matches_tag = _tag_checks(tags)
             # None rides in the set so that the hot path stays one C call.
-            matches_code = frozenset(codes | {None}).__contains__
-        super().__init__(
-            text, DIALECT, frozenset({TAGS_PROPERTY}), matches, matches, limits
-        )
+            matches_code = (codes | {None}).__contains__
+        super().__init__(text, DIALECT, frozenset({TAGS_PROPERTY}), matches, matches, limits)
         for name, value in (
             ("subscribe_all", subscribe_all), ("tags", tags), ("ordered_tags", ordered),
             ("tag_codes", codes), ("matches_code", matches_code), ("matches_tag", matches_tag),
@@ -156,9 +154,10 @@ class RocketMQTagFilter(Filter):
 
         `codes` is a one-dimensional sequence of ints (None entries read as unknown codes
         and are admitted), a numpy integer array, or a pyarrow integer Array or
-        ChunkedArray (nulls are admitted). Needs numpy; pyarrow only for Arrow input.
-        Codes are compared as the signed 32-bit values `tag_code` returns; a number
-        outside that range matches nothing (except under subscribe-all).
+        ChunkedArray (nulls are admitted). Needs numpy; pyarrow is used, when installed,
+        for Arrow input and for expressions of more than 64 tags. Codes are compared as
+        the signed 32-bit values `tag_code` returns; a number outside that range matches
+        nothing (except under subscribe-all).
         """
         return codes_mask(codes, self._sorted_codes, self.subscribe_all, self.matches_code)
 

@@ -31,8 +31,8 @@ import unicodedata
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any
 from decimal import ROUND_HALF_EVEN, Context, Decimal
+from typing import Any
 
 from ..errors import FilterError, FilterLimitError, FilterSyntaxError, FilterTypeError
 from ..limits import Limits
@@ -356,34 +356,35 @@ class _Parser:
         self.condition(tree)
         # J10: 9223372036854775808 survives only where no unary minus consumed it.
         for node in walk(tree):
-            if node.literal_type == "exact" and isinstance(node.value, int):
-                if node.value > LONG_MAX:
-                    raise self.type_error("exact literal out of range (J10)", node)
+            if isinstance(node.value, int) and node.value > LONG_MAX:
+                raise self.type_error("exact literal out of range (J10)", node)
         return tree
 
     def or_expr(self) -> Node:
-        left = self.and_expr()
+        parts = [self.and_expr()]
         while self.at("OR"):
             self.take()
-            left = self.junction("or", left, self.and_expr())
-        return left
+            parts.append(self.and_expr())
+        return self.junction("or", parts)
 
     def and_expr(self) -> Node:
-        left = self.not_expr()
+        parts = [self.not_expr()]
         while self.at("AND"):
             self.take()
-            left = self.junction("and", left, self.not_expr())
-        return left
+            parts.append(self.not_expr())
+        return self.junction("and", parts)
 
-    def junction(self, kind: str, left: Node, right: Node) -> Node:
-        self.condition(left)
-        self.condition(right)
-        # AND and OR chains are one node (the engine flattens them the same way, and the
-        # nesting-depth limit counts them as one level).
+    def junction(self, kind: str, parts: list[Node]) -> Node:
+        if len(parts) == 1:
+            return parts[0]
+        # AND and OR are associative, also in three-valued logic: a chain, with any
+        # parenthesised chain of the same operator inside it, is one node (the engine
+        # does the same, so the nesting-depth limit counts it as one level).
         operands: list[Node] = []
-        for side in (left, right):
-            operands.extend(side.operands if side.kind == kind else (side,))
-        return self.node(kind, left.start, tuple(operands))
+        for part in parts:
+            self.condition(part)
+            operands.extend(part.operands if part.kind == kind else (part,))
+        return self.node(kind, parts[0].start, tuple(operands))
 
     def not_expr(self) -> Node:
         # J17: NOT applies to a whole comparison. A loop, not recursion, so that a long

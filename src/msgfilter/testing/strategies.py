@@ -19,12 +19,14 @@ from __future__ import annotations
 
 import enum
 import math
+import os
 import re
 import string
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 
+from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 
 from ..errors import FilterError
@@ -32,8 +34,6 @@ from .reference import (
     KEYWORDS,
     LONG_MAX,
     LONG_MIN,
-    is_identifier_part,
-    is_identifier_start,
     reference_filter,
     tokenize,
     walk,
@@ -41,10 +41,12 @@ from .reference import (
 
 __all__ = [
     "DEFAULT_IDENTIFIERS",
+    "PROFILE_VARIABLE",
     "VALUE_KINDS",
     "identifiers",
     "invalid_selectors",
     "messages",
+    "property_settings",
     "selector_cases",
     "selectors",
     "tag_expressions",
@@ -99,6 +101,35 @@ ODD_VALUES: tuple[object, ...] = (
     b"x", bytearray(b"1"), [1], ("a",), {"k": 1}, object(), Decimal("1"), 1j, frozenset(),
     _Enum.ONE, _Str("x"), _Float(1.5),
 )
+
+
+# --------------------------------------------------------------------------------------
+# Settings profiles
+# --------------------------------------------------------------------------------------
+
+#: The environment variable naming the Hypothesis profile `property_settings` starts from.
+PROFILE_VARIABLE = "MSGFILTER_HYPOTHESIS_PROFILE"
+
+# "msgfilter-ci" keeps a CI run bounded; "msgfilter-fuzz" is for long runs
+# (benchmarks/fuzz.py). No deadline: a first compile builds the parser, and machines vary.
+settings.register_profile(
+    "msgfilter-ci",
+    max_examples=100,
+    deadline=None,
+    print_blob=True,
+    suppress_health_check=(HealthCheck.too_slow, HealthCheck.data_too_large),
+)
+settings.register_profile(
+    "msgfilter-fuzz", settings.get_profile("msgfilter-ci"), max_examples=5_000
+)
+
+
+def property_settings(share: float = 1.0) -> settings:
+    """Settings for a property test: the profile named by `$MSGFILTER_HYPOTHESIS_PROFILE`
+    (default `msgfilter-ci`: 100 examples, no deadline), with `share` of its examples
+    for properties that are costly per example."""
+    base = settings.get_profile(os.environ.get(PROFILE_VARIABLE, "msgfilter-ci"))
+    return settings(base, max_examples=max(1, round(base.max_examples * share)))
 
 
 # --------------------------------------------------------------------------------------
@@ -174,7 +205,7 @@ def _quote(text: str) -> str:
 
 _STRING_ALPHABET = st.one_of(
     st.sampled_from("ax %_'\\\n\t\"\x00"),
-    st.characters(exclude_categories=("Cs",)),
+    st.characters(codec="utf-8"),  # every code point but the lone surrogates
 )
 _ESCAPES = ("\\", "!", "#", "%", "_", "x", "€", "😀", "'", "\t")
 
@@ -825,9 +856,8 @@ def _topic_pattern(draw: st.DrawFn, domains: Sequence[str]) -> str:
     tenant, namespace = draw(_ENTITY), draw(_ENTITY)
     prefix = draw(st.from_regex(r"[a-z0-9_-]{0,4}", fullmatch=True))
     alternatives = draw(st.lists(_LOCAL, min_size=2, max_size=3, unique=True))
-    tail = draw(st.sampled_from((
-        ".*", ".+", "", "[a-z0-9_-]*", "-[0-9]+", "(" + "|".join(map(re.escape, alternatives)) + ")",
-    )))
+    alternation = "(" + "|".join(map(re.escape, alternatives)) + ")"
+    tail = draw(st.sampled_from((".*", ".+", "", "[a-z0-9_-]*", "-[0-9]+", alternation)))
     anchor = draw(st.sampled_from(("", "^")))
     return f"{anchor}{domain}://{re.escape(tenant)}/{re.escape(namespace)}/{re.escape(prefix)}{tail}"
 

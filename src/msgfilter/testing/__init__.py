@@ -1,0 +1,74 @@
+"""Tools for testing msgfilter and brokers: Hypothesis strategies, and a reference
+evaluator to use as an oracle.
+
+* `reference_evaluate(text, message)` / `reference_filter(text)`: a deliberately slow,
+  simple tree-walking evaluator written from jms-selectors.md, independent of the
+  compiled engine (it shares only the error classes with it).
+* `selectors()`, `invalid_selectors()`, `messages()`, `selector_cases()`,
+  `identifiers()`, `tag_expressions()`, `topic_names()`, `topic_patterns()`:
+  Hypothesis strategies, and `property_settings()` with the `msgfilter-ci` and
+  `msgfilter-fuzz` profiles (these need `hypothesis`; the reference does not).
+* `oracle_case()` / `oracle_answer()`: JSON Lines for external oracles such as the
+  ActiveMQ selector oracle.
+
+docs/fuzzing.md shows how to fuzz a broker with them.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from .oracle import oracle_answer, oracle_case
+from .reference import ReferenceFilter, reference_evaluate, reference_filter
+
+if TYPE_CHECKING:
+    from .strategies import (
+        DEFAULT_IDENTIFIERS,
+        PROFILE_VARIABLE,
+        VALUE_KINDS,
+        identifiers,
+        invalid_selectors,
+        messages,
+        property_settings,
+        selector_cases,
+        selectors,
+        tag_expressions,
+        topic_names,
+        topic_patterns,
+    )
+
+__all__ = [
+    "DEFAULT_IDENTIFIERS",
+    "PROFILE_VARIABLE",
+    "VALUE_KINDS",
+    "ReferenceFilter",
+    "identifiers",
+    "invalid_selectors",
+    "messages",
+    "oracle_answer",
+    "oracle_case",
+    "property_settings",
+    "reference_evaluate",
+    "reference_filter",
+    "selector_cases",
+    "selectors",
+    "tag_expressions",
+    "topic_names",
+    "topic_patterns",
+]
+
+_STRATEGIES = frozenset(
+    {"DEFAULT_IDENTIFIERS", "PROFILE_VARIABLE", "VALUE_KINDS", "identifiers",
+     "invalid_selectors", "messages", "property_settings", "selector_cases", "selectors",
+     "tag_expressions", "topic_names", "topic_patterns"}
+)
+
+
+def __getattr__(name: str) -> Any:
+    # The strategies import Hypothesis, a test-time dependency: load them on first use
+    # so that the reference evaluator works without it.
+    if name in _STRATEGIES:
+        from . import strategies
+
+        return getattr(strategies, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
