@@ -141,3 +141,8 @@ def test_threads_share_filters_while_the_cache_is_purged() -> None:
     for thread in threads:
         thread.join()
     assert failures == []
+
+
+def test_negative_zero_literals_are_distinct() -> None:
+    assert msgfilter.compile("a = 0.0") != msgfilter.compile("a = -0.0")
+    assert msgfilter.compile("'x' + 0.0 = 'x' + -0.0").evaluate({}) is False

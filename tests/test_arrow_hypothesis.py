@@ -20,9 +20,10 @@ from hypothesis import strategies as st
 
 import msgfilter
 import msgfilter.arrow as ma
+from msgfilter.backends import arrow as backend
 from msgfilter.dialects import JMS
 from msgfilter.errors import FilterError
-from msgfilter.backends import arrow as backend
+from msgfilter.selector import SelectorFilter
 from msgfilter.semantics import values as v
 from msgfilter.semantics.like import compile_like
 from msgfilter.syntax import nodes as n
@@ -39,7 +40,9 @@ FLOAT32S = [0.0, -0.0, 1.5, 2.0, 0.1, 3e38, math.inf, math.nan]
 # UTF-16 order differs from their code point order.
 CHARS = "ab%_\\#\n'😀\uffff\ue000éA"
 
-ints = st.one_of(st.sampled_from(INTS), st.sampled_from([0, 1, -1]), st.integers(LONG_MIN, LONG_MAX))
+ints = st.one_of(
+    st.sampled_from(INTS), st.sampled_from([0, 1, -1]), st.integers(LONG_MIN, LONG_MAX)
+)
 floats = st.one_of(st.sampled_from(FLOATS), st.floats(allow_nan=True, width=64))
 texts = st.text(alphabet=CHARS, max_size=4)
 bools = st.booleans()
@@ -134,7 +137,10 @@ def python_value(name: str, value: Any) -> Any:
 rows_strategy = st.integers(1, 6).flatmap(
     lambda size: st.fixed_dictionaries(
         {
-            **{name: st.lists(vals, min_size=size, max_size=size) for name, (_, vals) in TYPED.items()},
+            **{
+                name: st.lists(vals, min_size=size, max_size=size)
+                for name, (_, vals) in TYPED.items()
+            },
             "properties": st.lists(
                 maybe(st.lists(st.tuples(st.sampled_from(MAP_KEYS), maybe(texts)), max_size=3)),
                 min_size=size,
@@ -164,9 +170,9 @@ def build(columns: dict[str, list[Any]]) -> tuple[pa.Table, list[msgfilter.Messa
 idents = st.sampled_from(IDENTS).map(n.Ident)
 literals = st.one_of(
     ints.map(n.ExactLit),
-    st.one_of(st.sampled_from([f for f in FLOATS if not math.isnan(f)]), st.floats(allow_nan=False)).map(
-        n.ApproxLit
-    ),
+    st.one_of(
+        st.sampled_from([f for f in FLOATS if not math.isnan(f)]), st.floats(allow_nan=False)
+    ).map(n.ApproxLit),
     texts.map(n.StringLit),
     bools.map(n.BoolLit),
 )
@@ -213,6 +219,12 @@ predicates = st.one_of(
     st.just(n.NullLit()),
 )
 conditions = st.recursive(predicates, _conditions, max_leaves=5)
+
+
+def selector(text: str) -> SelectorFilter:
+    f = msgfilter.compile(text)
+    assert isinstance(f, SelectorFilter)
+    return f
 
 
 def compiled(tree: n.Expr) -> msgfilter.Filter:
@@ -276,7 +288,9 @@ def test_like_with_escape_matches_the_reference_matcher(
     assert got == [compile_like(pattern, escape)(s) for s in strings]
 
 
-some_texts = st.text(alphabet="a😀\U00010000\uffff\ue000\ud7ff\x00", max_size=3) | st.text(max_size=4)
+some_texts = st.text(alphabet="a😀\U00010000\uffff\ue000\ud7ff\x00", max_size=3) | st.text(
+    max_size=4
+)
 
 
 @settings(max_examples=200, deadline=None)
@@ -372,7 +386,7 @@ def test_values_are_the_dialects_values(tree: n.Expr, columns: Any) -> None:
 def test_long_division_is_javas(left: int, right: int) -> None:
     table = pa.table({"a": [left], "b": [right]})
     for text in ("a / b", f"a / {right}" if right >= 0 else f"a / ({right})"):
-        tree = msgfilter.compile(f"({text}) IS NULL").tree
+        tree = selector(f"({text}) IS NULL").tree
         assert isinstance(tree, n.IsNull)
         assert arrow_values(tree.operand, table) == [comparable(v.div(left, right))]
 
@@ -398,7 +412,7 @@ def test_library_selector_cases_over_typed_columns(data: st.DataObject) -> None:
     text, found = data.draw(
         selector_cases(identifiers=NAMES, types=kinds, max_messages=6), label="case"
     )
-    f = msgfilter.compile(text)
+    f = selector(text)
     assume(f.tree is None or not signed_zeros_clash(f.tree))
     table = pa.table(
         {name: pa.array([m.get(name) for m in found], ARROW_OF_KIND[kinds[name]])

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import math
 import warnings
+from decimal import Decimal
 from typing import Any
 
 import pyarrow as pa
@@ -33,7 +34,7 @@ NUMERIC_STRINGS = [
 strings = st.one_of(st.sampled_from(NUMERIC_STRINGS), st.text(alphabet="0123.e-+x", max_size=4))
 LITERAL_LONGS = [0, 1, -1, 3, -3, 7, 2**31 - 1, 2**31, -(2**31), 5000000000, 2**63 - 1]
 LITERAL_DOUBLES = [0.0, -0.0, 0.5, 3.0, 3.5, -0.5, 1e-3, 1e300, 4.9e-324, 2.5]
-NAMES = ["a", "b", "c", "l", "d", "f", "s", "TAGS", "missing"]
+NAMES = ["a", "b", "c", "l", "d", "f", "s", "o", "u", "TAGS", "missing"]
 
 
 def maybe(strategy: st.SearchStrategy[Any]) -> st.SearchStrategy[Any]:
@@ -95,9 +96,41 @@ rows = st.integers(1, 6).flatmap(
             "f": st.lists(maybe(st.booleans()), min_size=size, max_size=size),
             "s": st.lists(maybe(strings), min_size=size, max_size=size),
             "tags": st.lists(maybe(strings), min_size=size, max_size=size),
+            "o": st.lists(maybe(st.just(Decimal("3"))), min_size=size, max_size=size),
+            "u": st.lists(maybe(st.one_of(strings, st.sampled_from([3, -1, 2.5]))),
+                          min_size=size, max_size=size),
         }
     )
 )
+
+
+def union(values: list[Any]) -> pa.Array:
+    """A dense union of string, long and double children: a per-row type."""
+    kinds = [pa.string(), pa.int64(), pa.float64()]
+    codes = [1 if type(x) is int else 2 if type(x) is float else 0 for x in values]
+    children: list[list[Any]] = [[], [], []]
+    offsets = []
+    for x, code in zip(values, codes, strict=True):
+        offsets.append(len(children[code]))
+        children[code].append(x)
+    return pa.UnionArray.from_dense(
+        pa.array(codes, pa.int8()), pa.array(offsets, pa.int32()),
+        [pa.array(c, k) for c, k in zip(children, kinds, strict=True)],
+    )
+
+
+def opaque_compared_with_opaque(tree: n.Expr) -> bool:
+    """Two values of no selector type compared: the Arrow backend calls them unlike, the
+    per-message backend compares the Python objects (documented in docs/arrow.md)."""
+    stack: list[n.Expr] = [tree]
+    while stack:
+        node = stack.pop()
+        stack.extend(n.children(node))
+        if isinstance(node, n.Compare | n.Between):
+            names = [c.name for c in n.children(node) if isinstance(c, n.Ident)]
+            if names.count("o") > 1:
+                return True
+    return False
 
 
 def build(columns: dict[str, list[Any]]) -> tuple[pa.Table, list[msgfilter.Message]]:
@@ -108,11 +141,13 @@ def build(columns: dict[str, list[Any]]) -> tuple[pa.Table, list[msgfilter.Messa
         "f": pa.array(columns["f"], pa.bool_()),
         "s": pa.array(columns["s"], pa.string()),
         "tags": pa.array(columns["tags"], pa.string()),
+        "o": pa.array(columns["o"], pa.decimal128(3, 0)),
+        "u": union(columns["u"]),
     })
     messages = []
     for row in range(table.num_rows):
         props: dict[str, object] = dict(columns["properties"][row] or [])
-        props.update({k: columns[k][row] for k in ("l", "d", "f", "s")})
+        props.update({k: columns[k][row] for k in ("l", "d", "f", "s", "o", "u")})
         messages.append(msgfilter.Message(props, tags=columns["tags"][row]))
     return table, messages
 
@@ -140,7 +175,7 @@ def _no_fallback() -> Any:
 @settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(conditions, rows)
 def test_same_answers_as_the_per_message_backend(tree: n.Expr, columns: Any) -> None:
-    assume(not signed_zeros_clash(tree))
+    assume(not signed_zeros_clash(tree) and not opaque_compared_with_opaque(tree))
     try:
         f = msgfilter.compile(unparse(tree, ROCKETMQ), "rocketmq")
     except FilterError:
@@ -168,7 +203,7 @@ def test_same_answers_as_the_per_message_backend(tree: n.Expr, columns: Any) -> 
     st.lists(maybe(strings), min_size=1, max_size=12),
 )
 def test_one_comparison_with_a_literal(
-    op: str, literal: n.Expr, flip: bool, values: list[str | None]
+    op: n.CompareOp, literal: n.Expr, flip: bool, values: list[str | None]
 ) -> None:
     # Conversions by the literal's type: the heart of the dialect, many rows at a time.
     tree = n.Compare(op, literal, n.Ident("a")) if flip else n.Compare(op, n.Ident("a"), literal)
@@ -202,7 +237,9 @@ def test_one_comparison_with_a_literal(
         ("a < 0.0", ["-0.0"], [True]),
     ],
 )
-def test_brokers_answers(selector: str, values: list[str | None], expected: list[bool | None]) -> None:
+def test_brokers_answers(
+    selector: str, values: list[str | None], expected: list[bool | None]
+) -> None:
     table = pa.table({"a": pa.array(values, pa.string())})
     f = msgfilter.compile(selector, "rocketmq")
     assert ma.evaluate(f, table).to_pylist() == expected

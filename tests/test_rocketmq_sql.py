@@ -176,3 +176,15 @@ def test_java_number_parsing() -> None:
     for bad in ("1_0", "abc", "0x10", "", "1e", "∞"):
         with pytest.raises(rq.Undelivered):
             rq.parse_double(bad)
+
+
+def test_matches_never_skips_an_operand_the_broker_would_evaluate() -> None:
+    # `y = 1` throws after `x = 1` is UNKNOWN: the broker does not deliver the message.
+    f = msgfilter.compile("NOT ((x = 1 OR y = 1) AND z = 1)", "rocketmq")
+    message = {"y": "abc", "z": "2"}
+    assert f.evaluate(message) is None
+    assert f.matches(message) is False
+
+
+def test_zero_and_negative_zero_are_different_literals() -> None:
+    assert evaluate("a = 0.0 OR a = -0.0", {"a": "-0.0"}) is True

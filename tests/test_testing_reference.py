@@ -8,17 +8,18 @@ import sys
 from typing import Any
 
 import pytest
-from conformance import load, message_of
 
 import msgfilter
 from msgfilter import FilterError, FilterLimitError, FilterPositionError, Limits, Message
 from msgfilter.testing import reference_evaluate, reference_filter
 from msgfilter.testing.reference import java_double_text, like_matches, tokenize
 
+from conformance import load, message_of
+
 CORPUS = load("activemq-corpus-seed1.jsonl")
 
 
-def answer(text: str, message: Any = None) -> bool | None | str:
+def answer(text: str, message: Any = None) -> bool | str | None:
     try:
         return reference_evaluate(text, {} if message is None else message)
     except FilterError:

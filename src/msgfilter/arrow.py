@@ -1,7 +1,7 @@
 """Filters over Arrow data: a whole Table or RecordBatch at a time, with pyarrow kernels.
 
     >>> import pyarrow as pa, msgfilter, msgfilter.arrow
-    >>> table = pa.table({"color": ["red", "blue", None], "weight": [3.0, 9.5, 1.0]})
+    >>> table = pa.table({"color": ["red", "blue", None], "weight": [3.0, 9.5, 4.0]})
     >>> f = msgfilter.compile("color = 'red' AND weight > 2.5")
     >>> msgfilter.arrow.evaluate(f, table).to_pylist()
     [True, False, None]
@@ -42,6 +42,7 @@ from .backends.arrow import message_rows as _message_rows
 from .engine import compile as _compile
 from .filter import Filter
 from .message import Message
+from .selector import SelectorFilter
 
 __all__ = [
     "DEFAULT_LAYOUT",
@@ -85,12 +86,10 @@ def _plan(f: Filter, schema: pa.Schema, layout: Layout) -> Plan | None:
     with _lock:
         if key in _plans:
             return _plans[key]
-    tree = getattr(f, "tree", False)
-    record = getattr(f, "sql_dialect", None)
     built: Plan | None = None
-    if tree is not False and record is not None:  # else a tag filter: row by row
+    if isinstance(f, SelectorFilter):  # else a tag filter: row by row
         try:
-            built = compile_arrow(tree, record, schema, layout)
+            built = compile_arrow(f.tree, f.sql_dialect, schema, layout)
         except Unsupported:
             built = None
     with _lock:

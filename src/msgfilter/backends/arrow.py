@@ -27,6 +27,11 @@ U+E000..U+FFFF above the supplementary planes; `is_in` is FALSE, not NULL, for a
 input; LIKE patterns are rewritten into an anchored RE2
 regular expression (or a prefix/suffix/substring test) built from `parse_like`'s
 segments.
+
+The `jms` dialect compiles through `_HANDLERS`, the `rocketmq` dialect (string
+properties converted to the literal's type, throws that abort a message) through
+`_ROCKETMQ_HANDLERS`; any other dialect, and node classes neither table has, raise
+`Unsupported` and are evaluated row by row by the caller.
 """
 
 from __future__ import annotations
@@ -281,17 +286,15 @@ def resolver(name: str, schema: pa.Schema, layout: Layout) -> Reader:
     index = names.index(column)
     dtype = schema.field(index).type
     joiner = keys_joiner(column, dtype) if name == KEYS_PROPERTY else None
+    read_fallback: Reader
     if joiner is not None:
-        split = decomposer(pa.large_string())
-
-        def read_fallback(data: Any) -> Parts:
-            return split(_as_large_string(joiner(data.column(index))))
-
+        split, join = decomposer(pa.large_string()), joiner
+        read_fallback = lambda data: split(_as_large_string(join(data.column(index))))  # noqa: E731
     else:
         read_fallback = _column_reader(index, dtype)
-    if from_map is None:
+    if from_map is None or layout.properties_column is None:
         return read_fallback
-    map_index = names.index(layout.properties_column)  # type: ignore[arg-type]
+    map_index = names.index(layout.properties_column)
     key = pa.scalar(name, schema.field(map_index).type.key_type)
     has_key = _map_lookup(map_index, key, "all")
 
@@ -581,7 +584,17 @@ def _like_test(pattern: str, escape: str | None) -> Callable[[Datum], Datum]:
     return lambda s: pc.match_substring_regex(s, regex)
 
 
+#: Up to this many items, IN is an OR of equalities (NULL stays UNKNOWN without a fix-up).
+#: From two items on, hashing each row once (is_in) was faster here: equality of strings
+#: of one length costs a memcmp with an unpredictable branch per row.
+_SMALL_IN = 1
+
+
 def _in_test(items: tuple[str, ...]) -> Callable[[Datum], Datum]:
+    distinct = sorted(set(items))
+    if len(distinct) <= _SMALL_IN:
+        scalars = [pa.scalar(item, pa.string()) for item in distinct]
+        return lambda s: functools.reduce(pc.or_kleene, [pc.equal(s, k) for k in scalars])
     sets: dict[pa.DataType, pa.Array] = {}
 
     def test(s: Datum) -> Datum:
@@ -596,6 +609,10 @@ def _in_test(items: tuple[str, ...]) -> Callable[[Datum], Datum]:
 
 
 # -- the compiler --------------------------------------------------------------------------
+
+
+#: A node handler: (compiler, node) -> the function computing the node's value or condition.
+Handler: TypeAlias = Callable[[Any, Any], Callable[["_Eval"], Any]]
 
 
 @dataclass
@@ -622,7 +639,9 @@ class _Compiler:
         return read
 
 
-def _handlers(table: Mapping[type[n.Node], tuple[Any, Any]], node: n.Node) -> tuple[Any, Any]:
+def _handlers(
+    table: Mapping[type[n.Node], tuple[Handler, Handler]], node: n.Node
+) -> tuple[Handler, Handler]:
     found = table.get(type(node))
     if found is None:
         raise Unsupported(f"{type(node).__name__} is evaluated row by row")
@@ -727,7 +746,6 @@ def _or_cond(c: _Compiler, node: n.Or) -> CondFn:
     return lambda ev: functools.reduce(pc.or_kleene, [o(ev) for o in operands])
 
 
-Handler: TypeAlias = Callable[[_Compiler, Any], Callable[[_Eval], Any]]
 
 #: Node class -> (value handler, condition handler) in the jms dialect; StringTest is
 #: RocketMQ's only (the checker keeps it out of jms selectors).
@@ -787,13 +805,6 @@ _ASCII_DOUBLE = r"\A[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?\z"
 def _or_errors(*errors: Datum | None) -> Datum | None:
     found = [e for e in errors if e is not None]
     return functools.reduce(pc.or_, found) if found else None
-
-
-def _where(mask: Datum, error: Datum | None) -> Datum | None:
-    """`error` only in the rows where `mask` is true (mask may hold nulls: not there)."""
-    if error is None:
-        return None
-    return pc.and_(pc.fill_null(mask, False), error)
 
 
 def _truth(datum: Datum, value: bool) -> Datum:
@@ -972,6 +983,8 @@ def rmq_compare(op: str, a: Parts, b: Parts) -> RCond:
         # An ordering of unlike types throws.
         undecided = pc.is_null(_first(results)) if results else _TRUE
         errors.append(pc.and_(pc.and_(left, right), undecided))
+    if not results:
+        results.append(_NULL_BOOL)
     return _first(results), _or_errors(*errors)
 
 
@@ -1152,7 +1165,7 @@ def _r_logic(c: _RocketCompiler, node: n.And | n.Or) -> RCondFn:
     return run
 
 
-_ROCKETMQ_HANDLERS: dict[type[n.Node], tuple[Any, Any]] = {
+_ROCKETMQ_HANDLERS: dict[type[n.Node], tuple[Handler, Handler]] = {
     n.StringLit: (_r_literal, _r_value_cond),
     n.ExactLit: (_r_literal, _r_value_cond),
     n.ApproxLit: (_r_literal, _r_value_cond),

@@ -15,6 +15,7 @@ telling apart where only TRUE counts. `value` yields an operand's value (None = 
 
 from __future__ import annotations
 
+import struct
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -90,7 +91,13 @@ class _Gen:
 
     def const(self, value: object, key: object = None) -> str:
         if key is None:
-            key = (type(value), value) if _hashable(value) else (type(value), id(value))
+            if isinstance(value, float):
+                # By bits: 0.0 and -0.0 are equal floats but different literals.
+                key = (type(value), struct.pack(">d", value))
+            elif _hashable(value):
+                key = (type(value), value)
+            else:
+                key = (type(value), id(value))
         name = self.const_index.get(key)
         if name is None:
             name = f"K{len(self.consts)}"
@@ -529,8 +536,8 @@ _HANDLERS: dict[type[n.Node], dict[str, Callable[[_Gen, Any], str]]] = {
     n.Like: _condition(_like_truth, _like_falsity, _like_tri),
     n.IsNull: _condition(_truth_from_tri, _falsity_from_tri, _is_null_tri),
     n.Not: _condition(_not_truth, _not_falsity, _not_tri),
-    n.And: _condition(_and_truth, _and_falsity, _and_tri),
-    n.Or: _condition(_or_truth, _or_falsity, _or_tri),
+    n.And: (_AND := _condition(_and_truth, _and_falsity, _and_tri)),
+    n.Or: (_OR := _condition(_or_truth, _or_falsity, _or_tri)),
     n.StringTest: _condition(_unsupported, _unsupported, _unsupported),
     n.Call: {**_condition(_unsupported, _unsupported, _unsupported), "value": _unsupported},
     n.XQuery: _condition(_unsupported, _unsupported, _unsupported),
@@ -580,8 +587,27 @@ def _from_tri(tri: Callable[[_Gen, Any], str]) -> Handlers:
     )
 
 
+def _tri_tests(handlers: Handlers) -> Handlers:
+    """Handlers whose TRUE and FALSE tests evaluate the node fully, in the broker's order.
+
+    Where evaluation can abort (RocketMQ's throws), a test that stops at the first operand
+    that is not FALSE would skip an operand that throws: only AND's and OR's own TRUE tests
+    may short-circuit, because "not TRUE" already means "not delivered" there."""
+    tri = handlers["tri"]
+    return {
+        **handlers,
+        "falsity": lambda g, node: f"({tri(g, node)} is False)",
+        **({} if handlers is _AND or handlers is _OR else {
+            "truth": lambda g, node: f"({tri(g, node)} is True)",
+        }),
+    }
+
+
 _ROCKETMQ_HANDLERS: dict[type[n.Node], Handlers] = {
     **_HANDLERS,
+    n.Not: _tri_tests(_HANDLERS[n.Not]),
+    n.And: _tri_tests(_HANDLERS[n.And]),
+    n.Or: _tri_tests(_HANDLERS[n.Or]),
     n.Ident: {"value": _rmq_ident_value, "truth": _truth_from_tri,
               "falsity": _falsity_from_tri, "tri": _rmq_ident_tri},
     n.Negate: {"value": _rmq_negate_value, **_VALUE_ONLY},

@@ -257,6 +257,15 @@ def _keys_text(column: str, col: Column, dtype: T.DataType) -> _V:
     )
 
 
+def _case_sensitive() -> bool:
+    from pyspark.sql import SparkSession
+
+    session = SparkSession.getActiveSession()
+    if session is None:
+        return False
+    return str(session.conf.get("spark.sql.caseSensitive", "false")).lower() == "true"
+
+
 class _Schema:
     """Identifier resolution against one schema and layout (the Layout rules)."""
 
@@ -267,6 +276,9 @@ class _Schema:
             # With several columns of one name, the first (as the Arrow backend).
             self.fields.setdefault(f.name, f.dataType)
         self.reserved = layout.reserved()
+        self.folded: dict[str, int] = {}
+        for f in schema.fields:
+            self.folded[f.name.lower()] = self.folded.get(f.name.lower(), 0) + 1
         props = layout.properties_column
         self.props: tuple[str, T.MapType] | None = None
         if props is not None and props in self.fields:
@@ -289,6 +301,11 @@ class _Schema:
     def resolve(self, name: str) -> _V:
         dtype = self.typed_column(name)
         if dtype is not None:
+            if self.folded[name.lower()] > 1 and not _case_sensitive():
+                raise LayoutError(
+                    f"column {name!r} differs from another column only in letter case, and "
+                    "Spark resolves names without case: set spark.sql.caseSensitive=true"
+                )
             self.bindings[name] = f"column {name!r} ({_type_name(dtype)})"
             return _typed(column_ref(name), dtype)
         from_map: _V | None = None
@@ -422,8 +439,9 @@ def _double_divide(a: _V, b: _V) -> _V:
         if b.const == 0.0:
             return _V(by_zero(math.copysign(1.0, b.const) < 0), DOUBLE, may_nan=True)
         return _V(a.col / b.col, DOUBLE, may_nan=True)
-    # atan2(-0.0, -1) is -pi, atan2(0.0, -1) is pi: the sign of a zero divisor.
-    negative_zero = F.atan2(b.col, F.lit(-1.0)) < 0.0
+    # The sign of a zero divisor. Spark's arithmetic and atan2 normalise -0.0, but its
+    # text keeps the sign (only zeros reach this test).
+    negative_zero = b.col.cast(T.StringType()).startswith("-")
     return _V(
         F.when(b.col == 0.0, by_zero(negative_zero)).otherwise(a.col / b.col),
         DOUBLE, may_nan=True,

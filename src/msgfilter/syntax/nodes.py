@@ -8,6 +8,7 @@ kept so that the builder can refuse over-deep trees without recursing.
 
 from __future__ import annotations
 
+import struct
 from dataclasses import dataclass, field
 from typing import Literal as L
 from typing import TypeAlias
@@ -40,11 +41,24 @@ class ExactLit(Node):
     value: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class ApproxLit(Node):
     """An approximate numeric literal (a Java double)."""
 
     value: float
+
+    # Literals compare by their bits: 0.0 and -0.0 are equal floats, different literals.
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not ApproxLit:
+            return NotImplemented
+        return _bits(self.value) == _bits(other.value)
+
+    def __hash__(self) -> int:
+        return hash((ApproxLit, _bits(self.value)))
+
+
+def _bits(value: float) -> bytes:
+    return struct.pack(">d", value)
 
 
 @dataclass(frozen=True, slots=True)

@@ -41,6 +41,7 @@ from .reference import (
 
 __all__ = [
     "DEFAULT_IDENTIFIERS",
+    "EXAMPLES_VARIABLE",
     "PROFILE_VARIABLE",
     "VALUE_KINDS",
     "identifiers",
@@ -109,6 +110,8 @@ ODD_VALUES: tuple[object, ...] = (
 
 #: The environment variable naming the Hypothesis profile `property_settings` starts from.
 PROFILE_VARIABLE = "MSGFILTER_HYPOTHESIS_PROFILE"
+#: The environment variable that, when set, overrides the profile's number of examples.
+EXAMPLES_VARIABLE = "MSGFILTER_HYPOTHESIS_EXAMPLES"
 
 # "msgfilter-ci" keeps a CI run bounded; "msgfilter-fuzz" is for long runs
 # (benchmarks/fuzz.py). No deadline: a first compile builds the parser, and machines vary.
@@ -126,10 +129,12 @@ settings.register_profile(
 
 def property_settings(share: float = 1.0) -> settings:
     """Settings for a property test: the profile named by `$MSGFILTER_HYPOTHESIS_PROFILE`
-    (default `msgfilter-ci`: 100 examples, no deadline), with `share` of its examples
-    for properties that are costly per example."""
+    (default `msgfilter-ci`: 100 examples, no deadline) or as many examples as
+    `$MSGFILTER_HYPOTHESIS_EXAMPLES` says, times `share` for properties that are costly
+    per example."""
     base = settings.get_profile(os.environ.get(PROFILE_VARIABLE, "msgfilter-ci"))
-    return settings(base, max_examples=max(1, round(base.max_examples * share)))
+    examples = int(os.environ.get(EXAMPLES_VARIABLE, base.max_examples))
+    return settings(base, max_examples=max(1, round(examples * share)))
 
 
 # --------------------------------------------------------------------------------------
@@ -165,13 +170,13 @@ def identifiers() -> st.SearchStrategy[str]:
     return st.one_of(st.sampled_from(_NOTABLE_NAMES), generated).filter(_is_identifier)
 
 
-def _name_pool(
-    draw: st.DrawFn, names: Sequence[str] | st.SearchStrategy[str] | None
-) -> tuple[str, ...]:
-    if names is None:
-        return DEFAULT_IDENTIFIERS
-    if isinstance(names, st.SearchStrategy):
-        return tuple(draw(st.lists(names, min_size=1, max_size=4, unique=True)))
+Names = Sequence[str] | st.SearchStrategy[str] | None
+
+
+def _checked_names(names: Names) -> Names:
+    """`names` itself, once a list of them is known to hold only identifiers."""
+    if names is None or isinstance(names, st.SearchStrategy):
+        return names
     pool = tuple(names)
     if not pool:
         raise ValueError("identifiers must name at least one identifier")
@@ -179,6 +184,14 @@ def _name_pool(
         if not _is_identifier(name):
             raise ValueError(f"{name!r} is not an identifier of the jms dialect")
     return pool
+
+
+def _name_pool(draw: st.DrawFn, names: Names) -> tuple[str, ...]:
+    if names is None:
+        return DEFAULT_IDENTIFIERS
+    if isinstance(names, st.SearchStrategy):
+        return tuple(draw(st.lists(names, min_size=1, max_size=4, unique=True)))
+    return tuple(names)
 
 
 # --------------------------------------------------------------------------------------
@@ -542,7 +555,7 @@ def _check_dialect(dialect: str) -> None:
 def _selector_tokens(
     draw: st.DrawFn,
     max_depth: int,
-    names: Sequence[str] | st.SearchStrategy[str] | None,
+    names: Names,
 ) -> tuple[str, ...]:
     pool = _name_pool(draw, names)
     depth = draw(st.integers(0, max_depth))
@@ -553,7 +566,7 @@ def selectors(
     dialect: str = "jms",
     *,
     max_depth: int = 3,
-    identifiers: Sequence[str] | st.SearchStrategy[str] | None = None,
+    identifiers: Names = None,
 ) -> st.SearchStrategy[str]:
     """Valid selector texts of `dialect` over its whole grammar.
 
@@ -565,10 +578,11 @@ def selectors(
     _check_dialect(dialect)
     if max_depth < 0:
         raise ValueError("max_depth must be at least 0")
+    names = _checked_names(identifiers)
 
     @st.composite
     def build(draw: st.DrawFn) -> str:
-        return _render(draw, draw(_selector_tokens(max_depth, identifiers)))
+        return _render(draw, draw(_selector_tokens(max_depth, names)))
 
     return build()
 
@@ -590,7 +604,7 @@ _TYPOS = {"AND": "ANDD", "OR": "ORR", "NOT": "NOTT", "LIKE": "LIK", "BETWEEN": "
 
 @st.composite
 def _mutated(
-    draw: st.DrawFn, max_depth: int, names: Sequence[str] | st.SearchStrategy[str] | None
+    draw: st.DrawFn, max_depth: int, names: Names
 ) -> str:
     tokens = list(draw(_selector_tokens(max_depth, names)))
     position = draw(st.integers(0, len(tokens) - 1))
@@ -627,7 +641,7 @@ def invalid_selectors(
     dialect: str = "jms",
     *,
     max_depth: int = 2,
-    identifiers: Sequence[str] | st.SearchStrategy[str] | None = None,
+    identifiers: Names = None,
 ) -> st.SearchStrategy[str]:
     """Near-miss selector texts for error paths: valid selectors with a token dropped,
     doubled, swapped or replaced by junk (`!=`, `==`, `"x"`, `08`, `0L`, `1.5f`, an
@@ -638,7 +652,7 @@ def invalid_selectors(
     working filter.
     """
     _check_dialect(dialect)
-    return _mutated(max_depth, identifiers)
+    return _mutated(max_depth, _checked_names(identifiers))
 
 
 # --------------------------------------------------------------------------------------
@@ -671,7 +685,7 @@ def _value_strategy(kind: str, surrogates: bool) -> st.SearchStrategy[object]:
 @st.composite
 def _messages(
     draw: st.DrawFn,
-    names: Sequence[str] | st.SearchStrategy[str] | None,
+    names: Names,
     types: Collection[str] | Mapping[str, str],
     missing: bool,
     surrogates: bool,
@@ -701,7 +715,7 @@ def _kind_of(value: object) -> str:
 
 
 def messages(
-    identifiers: Sequence[str] | st.SearchStrategy[str] | None = None,
+    identifiers: Names = None,
     types: Collection[str] | Mapping[str, str] = VALUE_KINDS,
     *,
     missing: bool = True,
@@ -716,7 +730,11 @@ def messages(
     table column needs. With `missing`, names are often absent. `surrogates` lets
     strings hold lone surrogates (Java strings can; Arrow and UTF-8 cannot).
     """
-    return _messages(identifiers, types, missing, surrogates)
+    kinds = types.values() if isinstance(types, Mapping) else types
+    for kind in kinds:
+        if kind not in VALUE_KINDS:
+            raise ValueError(f"unknown value kind {kind!r}; known: {', '.join(VALUE_KINDS)}")
+    return _messages(_checked_names(identifiers), types, missing, surrogates)
 
 
 @st.composite
@@ -724,7 +742,7 @@ def _cases(
     draw: st.DrawFn,
     dialect: str,
     max_depth: int,
-    names: Sequence[str] | st.SearchStrategy[str] | None,
+    names: Names,
     types: Collection[str] | Mapping[str, str],
     max_messages: int,
 ) -> tuple[str, list[dict[str, object]]]:
@@ -773,7 +791,7 @@ def selector_cases(
     dialect: str = "jms",
     *,
     max_depth: int = 3,
-    identifiers: Sequence[str] | st.SearchStrategy[str] | None = None,
+    identifiers: Names = None,
     types: Collection[str] | Mapping[str, str] = VALUE_KINDS,
     max_messages: int = 4,
 ) -> st.SearchStrategy[tuple[str, list[dict[str, object]]]]:
@@ -781,7 +799,8 @@ def selector_cases(
     selector's own literals, IN items and LIKE matches, so that every branch of the
     selector gets to be TRUE, FALSE and UNKNOWN."""
     _check_dialect(dialect)
-    return _cases(dialect, max_depth, identifiers, types, max_messages)
+    messages(identifiers, types)  # checks the arguments
+    return _cases(dialect, max_depth, _checked_names(identifiers), types, max_messages)
 
 
 # --------------------------------------------------------------------------------------
