@@ -65,8 +65,15 @@ class _Scope:
 
 
 class _Gen:
-    def __init__(self, dialect: Dialect, convert_strings: bool = False) -> None:
+    def __init__(
+        self, dialect: Dialect, convert_strings: bool = False, optimistic: bool = False
+    ) -> None:
         self.dialect = dialect
+        #: Test equality before the value's class (one operation when values differ, the
+        #: common case). An odd value's __eq__ may then run and raise: such a function
+        #: hands the message to a fallback generated without this shortcut.
+        self.optimistic = optimistic
+        self.used_optimistic = False
         self.convert_strings = convert_strings
         self.handlers = HANDLERS[dialect.name]
         self.consts: list[object] = []
@@ -109,6 +116,10 @@ class _Gen:
         key = ("LIKE", node.pattern, node.escape)
         return self.const(compile_like(node.pattern, node.escape), key) \
             if key not in self.const_index else self.const_index[key]
+
+    def optimistic_test(self, template: Template) -> Template:
+        self.used_optimistic = True
+        return template
 
     def temp(self) -> str:
         self.temps += 1
@@ -262,7 +273,23 @@ def _negate_value(g: _Gen, node: n.Negate) -> str:
 
 
 def _arith_value(g: _Gen, node: n.Arith) -> str:
-    return f"{_ARITH_HELPERS[node.op]}({g.value(node.left)}, {g.value(node.right)})"
+    helper = _ARITH_HELPERS[node.op]
+    if node.op == "/":
+        return f"{helper}({g.value(node.left)}, {g.value(node.right)})"
+    # Numbers inline: Python's int/float arithmetic is Java's double arithmetic when a
+    # double takes part, and long arithmetic while the result fits in a long; anything
+    # else (overflow to wrap, strings, NULL) goes to the helper.
+    a, b, r = g.temp(), g.temp(), g.temp()
+
+    def number(x: str) -> str:
+        return f"(type({x}) is float or type({x}) is int)"
+
+    return (
+        f"(None if ({a} := {g.value(node.left)}) is None or ({b} := {g.value(node.right)}) "
+        f"is None else {r} if {number(a)} and {number(b)} and (type({r} := {a} {node.op} {b})"
+        f" is float or -9223372036854775808 <= {r} <= 9223372036854775807) "
+        f"else {helper}({a}, {b}))"
+    )
 
 
 def _not_condition(g: _Gen, node: n.Expr) -> str:
@@ -289,6 +316,8 @@ def _literal_test(g: _Gen, op: str, lit: n.Expr) -> Template | None:
     if isinstance(lit, n.StringLit):
         k = g.const(lit.value)
         if op in ("=", "<>"):
+            if g.optimistic:
+                return g.optimistic_test(lambda f, x: f"({f} {py} {k} and type({x}) is str)")
             # The class test comes first: an odd value's own __eq__ never runs.
             return lambda f, x: f"(type({f}) is str and {x} {py} {k})"
         key = g.const(v.utf16_key(lit.value))
@@ -299,6 +328,10 @@ def _literal_test(g: _Gen, op: str, lit: n.Expr) -> Template | None:
     if isinstance(lit, n.ExactLit):
         k = g.const(lit.value)
         if abs(lit.value) <= _EXACT_IN_DOUBLE:
+            if g.optimistic and op in ("=", "<>"):
+                return g.optimistic_test(
+                    lambda f, x: f"({f} {py} {k} and (type({x}) is int or type({x}) is float))"
+                )
             return lambda f, x: f"((type({f}) is int or type({x}) is float) and {x} {py} {k})"
         kf = g.const(v.to_double(lit.value))
         return lambda f, x: (
@@ -376,6 +409,9 @@ def _in_parts(g: _Gen, node: n.In) -> tuple[Template, Template, str, str]:
 
     def hit(f: str, x: str) -> str:
         return f"(type({f}) is str and {x} in {items})"
+
+    if g.optimistic and not node.negated:
+        hit = g.optimistic_test(lambda f, x: f"({f} in {items} and type({x}) is str)")
 
     def miss(f: str, x: str) -> str:
         # J34: a non-string value is FALSE for IN and TRUE for NOT IN.
@@ -743,13 +779,34 @@ def generate(
     and the constants its `_bind` takes. `default` is what it returns when evaluation
     raises (the exception is `_e`): by default FALSE for `matches`, UNKNOWN for
     `evaluate`."""
-    gen = _Gen(dialect, convert_strings)
+    optimistic = default is None and dialect.name == "jms"
+    gen = _Gen(dialect, convert_strings, optimistic)
     gen.count_uses(tree)
     name, fallback = ("matches", "False") if mode == "truth" else ("evaluate", "None")
-    body = gen.function(name, gen.emit(mode, tree), default or fallback)
+    expression = gen.emit(mode, tree)
+    if gen.used_optimistic:
+        careful = _Careful(tree, dialect, mode)
+        fallback = f"{gen.const(careful, ('careful', mode))}(m)"
+    body = gen.function(name, expression, default or fallback)
     params = ", ".join(f"K{i}" for i in range(len(gen.consts)))
     source = f"def _bind({params}):\n" + "".join(gen.subs) + body + f"    return {name}\n"
     return source, tuple(gen.consts)
+
+
+class _Careful:
+    """The function a shortcut-taking evaluator falls back to when evaluation raises,
+    generated (once, on first use) without shortcuts."""
+
+    def __init__(self, tree: n.Expr, dialect: Dialect, mode: str) -> None:
+        self.tree, self.dialect, self.mode = tree, dialect, mode
+        self.function: Callable[[Any], Any] | None = None
+
+    def __call__(self, message: Any) -> Any:
+        if self.function is None:
+            default = "False" if self.mode == "truth" else "None"
+            source, consts = generate(self.tree, self.dialect, self.mode, default)
+            self.function = build(source, consts)
+        return self.function(message)
 
 
 def build(source: str, consts: tuple[object, ...]) -> Any:
