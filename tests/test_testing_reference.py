@@ -133,17 +133,7 @@ def test_reference_on_stated_rules(text: str, message: dict[str, object], expect
     assert answer(text, message) == expected
 
 
-HUGE_LITERAL = pytest.mark.xfail(
-    strict=True,
-    raises=ValueError,
-    reason="lead: lexer._check_exact calls int() on >4300 digits: ValueError, not FilterError",
-)
-
-
-@pytest.mark.parametrize(
-    ("text", "message", "expected"),
-    [pytest.param(*p, marks=HUGE_LITERAL) if len(p[0]) > 4300 else p for p in PROSE],
-)
+@pytest.mark.parametrize(("text", "message", "expected"), PROSE)
 def test_compiled_on_stated_rules(text: str, message: dict[str, object], expected: Any) -> None:
     try:
         got: Any = msgfilter.compile(text).evaluate(message)

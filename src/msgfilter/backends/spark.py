@@ -85,7 +85,6 @@ __all__ = [
 LONG, DOUBLE, STRING, BOOLEAN, NULL, OTHER = "long", "double", "string", "boolean", "null", "other"
 _NUMERIC = frozenset({LONG, DOUBLE})
 _LONG_MIN = -(2**63)
-_LONG_MAX = 2**63 - 1
 # Wide enough for the exact product of two longs (|x| <= 2**126 < 10**38).
 _EXACT = T.DecimalType(38, 0)
 _KIND_NAMES = {
@@ -171,12 +170,13 @@ def _null(kind: str) -> _V:
     return _V(F.lit(None).cast(_SPARK_TYPE.get(kind, T.NullType())), NULL, None)
 
 
-_NULL_BOOL = lambda: F.lit(None).cast(T.BooleanType())  # noqa: E731
+def _null_bool() -> Column:
+    return F.lit(None).cast(T.BooleanType())
 
 
 def _bool(value: bool | None) -> _V:
     if value is None:
-        return _V(_NULL_BOOL(), BOOLEAN, None)
+        return _V(_null_bool(), BOOLEAN, None)
     return _V(F.lit(value), BOOLEAN, value)
 
 
@@ -200,7 +200,7 @@ def _as_condition(x: _V) -> Column:
     if x.kind == BOOLEAN:
         return x.col
     if x.kind == NULL:
-        return _NULL_BOOL()
+        return _null_bool()
     return F.when(x.col.isNotNull(), F.lit(False))
 
 
@@ -612,9 +612,6 @@ class _Lowering:
 
     # -- conditions --
 
-    def condition_value(self, col: Column) -> _V:
-        return _V(col, BOOLEAN)
-
     def compare(self, node: n.Compare, kids: list[_V]) -> _V:
         return _compare(node.op, kids[0], kids[1])
 
@@ -639,8 +636,8 @@ class _Lowering:
         x = kids[0]
         if x.is_const:
             if x.kind == STRING:
-                hit = compile_like(node.pattern, node.escape)(x.const)
-                return _bool(hit != node.negated)
+                matched = compile_like(node.pattern, node.escape)(x.const)
+                return _bool(matched != node.negated)
             return _bool(None if x.const is None else node.negated)
         if x.kind == NULL:
             return _bool(None)
@@ -652,6 +649,9 @@ class _Lowering:
 
     def string_test(self, node: n.StringTest, kids: list[_V]) -> _V:
         raise _Fallback(f"{node.op} has no native Spark form yet")
+
+    def activemq_only(self, node: n.Expr, kids: list[_V]) -> _V:
+        raise _Fallback(f"ActiveMQ's {type(node).__name__} has no native Spark form")
 
     def is_null(self, node: n.IsNull, kids: list[_V]) -> _V:
         x = kids[0]
@@ -706,6 +706,8 @@ _HANDLERS: dict[type[n.Node], _Handler] = {
     n.Not: _Lowering.not_,
     n.And: _Lowering.and_,
     n.Or: _Lowering.or_,
+    n.Call: _Lowering.activemq_only,
+    n.XQuery: _Lowering.activemq_only,
 }
 
 
@@ -734,6 +736,17 @@ def _double_text_batch(values: pa.Array) -> pa.Array:
 _double_text: Any = None
 
 
+def _arrow_udf(function: Callable[[pa.Array], pa.Array], return_type: T.DataType) -> Any:
+    # New in pyspark 4.1 (and missing from its type stubs); native Columns need no UDF.
+    make = getattr(F, "arrow_udf", None)
+    if make is None:  # pragma: no cover - depends on the installed pyspark
+        raise NotNativeError(
+            "this filter needs Python per row, which msgfilter runs in an Arrow UDF: "
+            "that needs pyspark 4.1 or later"
+        )
+    return make(function, return_type)
+
+
 def _double_text_udf() -> Any:
     global _double_text
     if _double_text is None:
@@ -741,20 +754,62 @@ def _double_text_udf() -> Any:
         def double_text(values: pa.Array) -> pa.Array:
             return _double_text_batch(values)
 
-        _double_text = F.arrow_udf(double_text, T.StringType())
+        _double_text = _arrow_udf(double_text, T.StringType())
     return _double_text
 
 
 def evaluate_batch(f: Filter, layout: Layout, rows: Any) -> pa.Array:
     """`f.evaluate` of each row of a struct array whose fields are the frame's columns
     (by their names): the rows seen as messages by the layout's rules."""
-    from ..arrow import messages
-
     if isinstance(rows, pa.ChunkedArray):
         rows = rows.combine_chunks()
-    batch = pa.RecordBatch.from_struct_array(rows)
-    names = f.identifiers if hasattr(f, "tree") else None
-    return pa.array([f.evaluate(m) for m in messages(batch, layout, names)], pa.bool_())
+    return pa.array([f.evaluate(m) for m in message_dicts(rows, layout)], pa.bool_())
+
+
+def message_dicts(rows: Any, layout: Layout = DEFAULT_LAYOUT) -> list[dict[str, object]]:
+    """Each row of a struct array (fields named as the frame's columns) as the message
+    mapping the layout describes: map entries, overridden by top-level columns, then
+    TAGS and KEYS from the tags and keys columns where neither provides them.
+
+    Plain dicts (the per-message backend's fastest input); values of no selector type
+    stay as pyarrow gives them (datetime, Decimal, bytes, list, ...), which every
+    dialect treats as it treats `msgfilter.arrow.Opaque`.
+    """
+    names = [rows.type.field(i).name for i in range(rows.type.num_fields)]
+    columns = dict(zip(names, rows.flatten(), strict=True))
+    count = len(rows)
+    out: list[dict[str, object]]
+    props = columns.get(layout.properties_column) if layout.properties_column else None
+    if props is not None and pa.types.is_map(props.type):
+        keys, items = props.keys.to_pylist(), props.items.to_pylist()
+        offsets, valid = props.offsets.to_pylist(), props.is_valid().to_pylist()
+        out = [
+            dict(zip(keys[offsets[r]:offsets[r + 1]], items[offsets[r]:offsets[r + 1]],
+                     strict=True)) if valid[r] else {}
+            for r in range(count)
+        ]
+    else:
+        out = [{} for _ in range(count)]
+    if layout.typed:
+        reserved = layout.reserved()
+        for name, column in columns.items():
+            if name not in reserved:
+                for message, value in zip(out, column.to_pylist(), strict=True):
+                    message[name] = value
+    for name, source in ((TAGS_PROPERTY, layout.tags_column), (KEYS_PROPERTY, layout.keys_column)):
+        column = columns.get(source) if source else None
+        if column is None:
+            continue
+        values = column.to_pylist()
+        if name == KEYS_PROPERTY and not pa.types.is_string(column.type):
+            # A list of keys reads as one text, joined by spaces; none at all is NULL.
+            values = [
+                " ".join(v) if v and None not in v else None for v in values
+            ]
+        for message, value in zip(out, values, strict=True):
+            if value is not None:
+                message.setdefault(name, value)
+    return out
 
 
 def _udf_inputs(f: Filter, schema: _Schema) -> list[str]:
@@ -779,7 +834,7 @@ def udf_column(f: Filter, schema: T.StructType, layout: Layout = DEFAULT_LAYOUT)
         # A UDF needs an input; one with no column the layout could read.
         else F.struct(F.lit(0).alias("#"))
     )
-    evaluate = F.arrow_udf(_make_evaluator(f, layout), T.BooleanType())
+    evaluate = _arrow_udf(_make_evaluator(f, layout), T.BooleanType())
     return evaluate(packed)  # type: ignore[no-any-return]
 
 
@@ -809,33 +864,43 @@ def _pulsar_tags(f: Any, schema: _Schema) -> Column:
     if not (f.any_tags or f.all_tags):
         return F.lit(True)
     prefix: str = f.reads_prefix
-    tag_columns = [
-        name for name in schema.typed_names()
-        if name.startswith(prefix) and isinstance(schema.fields[name], T.StringType)
-    ]
-    # Top-level columns shadow map entries of the same name (the Layout rule).
-    shadowed = [name for name in schema.typed_names() if name.startswith(prefix)]
-    sources: list[Column] = []
+    typed = [name for name in schema.typed_names() if name.startswith(prefix)]
+    # String columns whose name has the prefix are tags too; every such column, of any
+    # type, shadows the map entry of its name (the Layout rule).
+    tag_columns = [name for name in typed if isinstance(schema.fields[name], T.StringType)]
+    props: Column | None = None
+    sources = [f"column {name!r}" for name in tag_columns]
     if schema.props is not None and isinstance(schema.props[1].valueType, T.StringType):
+        props = column_ref(schema.props[0])
+        sources.insert(0, f"{schema.props[0]}[key starting with {prefix!r}]")
+    schema.bindings["(message tags)"] = ", ".join(sources) or "nothing: no tags"
 
-        def wanted(key: Column, value: Column) -> Column:
-            keep = key.startswith(prefix)
-            return keep & ~key.isin(*shadowed) if shadowed else keep
+    def has_tag(values: list[str]) -> Column:
+        """TRUE where one of `values` is a message tag, else FALSE (never NULL)."""
+        found: list[Column] = []
+        if props is not None:
 
-        entries = F.map_values(F.map_filter(column_ref(schema.props[0]), wanted))
-        sources.append(F.coalesce(entries, F.array().cast("array<string>")))
-    if tag_columns:
-        sources.append(F.array(*[column_ref(c) for c in tag_columns]))
-    if not sources:
-        return F.lit(False)
-    values = sources[0] if len(sources) == 1 else F.concat(*sources)
-    values = F.filter(values, lambda x: x.isNotNull())
+            def entry(key: Column, value: Column) -> Column:
+                keep = key.startswith(prefix) & value.isin(*values)
+                return keep & ~key.isin(*typed) if typed else keep
+
+            # size(NULL) is NULL or -1, never above 0.
+            exact = F.coalesce(F.size(F.map_filter(props, entry)) > 0, F.lit(False))
+            # A cheap first test on the values alone (no key test, no new map) skips
+            # most rows; it is NULL, so inconclusive, when a value is NULL.
+            wanted = F.array(*[F.lit(value) for value in values])
+            maybe = F.coalesce(F.arrays_overlap(F.map_values(props), wanted), F.lit(True))
+            found.append(F.when(maybe, exact).otherwise(F.lit(False)))
+        found.extend(
+            F.coalesce(column_ref(name).isin(*values), F.lit(False)) for name in tag_columns
+        )
+        return reduce(operator.or_, found) if found else F.lit(False)
+
     tests: list[Column] = []
     if f.any_tags:
-        any_tags = sorted(f.any_tags)
-        tests.append(F.exists(values, lambda x: x.isin(*any_tags)))
-    tests.extend(F.array_contains(values, F.lit(t)) for t in sorted(f.all_tags))
-    return F.coalesce(reduce(operator.and_, tests), F.lit(False))
+        tests.append(has_tag(sorted(f.any_tags)))
+    tests.extend(has_tag([tag]) for tag in sorted(f.all_tags))
+    return reduce(operator.and_, tests)
 
 
 # -- entry point ------------------------------------------------------------------------------
@@ -901,10 +966,22 @@ def _fallback_reason(f: Filter) -> str | None:
     return None
 
 
+def _require_spark() -> None:
+    from pyspark import SparkContext
+    from pyspark.sql.utils import is_remote
+
+    if not is_remote() and SparkContext._active_spark_context is None:
+        # pyspark would fail with a bare AssertionError deep inside F.col.
+        raise RuntimeError(
+            "msgfilter.spark builds Spark expressions: start a SparkSession first"
+        )
+
+
 def lower(f: Filter, schema: T.StructType, layout: Layout = DEFAULT_LAYOUT) -> Lowered:
     """`f` as a boolean Column over frames of `schema`: native where Spark can express
     it, an Arrow UDF where it cannot. Raises LayoutError for a properties column that is
     not a map<string, ...>; never because of the data."""
+    _require_spark()
     resolved = _Schema(schema, layout)
     reason = _fallback_reason(f)
     column: Column | None = None

@@ -63,6 +63,41 @@ def wrap_long(value: int) -> int:
     return ((value + 2**63) % 2**64) - 2**63
 
 
+class _Chain:
+    """An AND or OR chain still being read: mutable, never seen outside the builder."""
+
+    __slots__ = ("depth", "end", "kind", "operands", "start")
+
+    def __init__(self, kind: type[n.And] | type[n.Or], first: n.Expr) -> None:
+        self.kind, self.operands, self.depth = kind, [], 1
+        self.start, self.end = first.span
+        self._extend(first)
+
+    def _extend(self, node: n.Expr) -> None:
+        parts = node.operands if isinstance(node, self.kind) else (node,)
+        self.operands.extend(parts)
+        self.depth = max(self.depth, 1 + max(p.depth for p in parts))
+
+    def add(self, node: n.Expr, builder: Builder) -> None:
+        self._extend(node)
+        self.end = max(self.end, node.span[1])
+        if self.depth > builder.limits.max_depth:
+            raise BuildError(
+                f"expression nests deeper than {builder.limits.max_depth}", node.span[0], "limit"
+            )
+
+    def node(self) -> n.Expr:
+        return self.kind(tuple(self.operands), span=(self.start, self.end), depth=self.depth)
+
+
+def _is_chain(value: Any, kind: type[n.And] | type[n.Or]) -> bool:
+    return isinstance(value, _Chain) and value.kind is kind
+
+
+def _finish(value: Any) -> Any:
+    return value.node() if isinstance(value, _Chain) else value
+
+
 class Builder(Transformer[Token, n.Expr | None]):
     """Lark callbacks, one per grammar alias."""
 
@@ -86,7 +121,7 @@ class Builder(Transformer[Token, n.Expr | None]):
     # -- start ----------------------------------------------------------------------
 
     def start(self, children: list[Any]) -> n.Expr | None:
-        return children[0] if children else None
+        return _finish(children[0]) if children else None
 
     # -- literals and names --------------------------------------------------------------
 
@@ -112,8 +147,7 @@ class Builder(Transformer[Token, n.Expr | None]):
         return n.Ident(str(c[0]), span=_span(c[0]))
 
     def parens(self, c: list[Any]) -> n.Expr:
-        node: n.Expr = c[1]
-        return node
+        return _finish(c[1])
 
     def not_kw(self, c: list[Token]) -> Token:
         return c[0]
@@ -161,20 +195,21 @@ class Builder(Transformer[Token, n.Expr | None]):
         keyword, operand = c
         return n.Not(operand, span=_span(keyword, operand), depth=self._deep(operand))
 
-    def and_(self, c: list[Any]) -> n.Expr:
-        return self._junction(n.And, c[0], c[2])
+    def and_(self, c: list[Any]) -> _Chain:
+        return self._junction(n.And, c[0], _finish(c[2]))
 
-    def or_(self, c: list[Any]) -> n.Expr:
-        return self._junction(n.Or, c[0], c[2])
+    def or_(self, c: list[Any]) -> _Chain:
+        return self._junction(n.Or, _finish(c[0]) if not _is_chain(c[0], n.Or) else c[0],
+                              _finish(c[2]))
 
-    def _junction(self, kind: type[n.And] | type[n.Or], left: n.Expr, right: n.Expr) -> n.Expr:
+    def _junction(self, kind: type[n.And] | type[n.Or], left: Any, right: n.Expr) -> _Chain:
         # AND and OR are associative in three-valued logic too: chains flatten, so a long
-        # list of alternatives is one wide node, not a deep one.
-        ops: list[n.Expr] = []
-        for side in (left, right):
-            ops.extend(side.operands if isinstance(side, kind) else (side,))
-        depth = self._deep(*ops)
-        return kind(tuple(ops), span=_span(left, right), depth=depth)
+        # list of alternatives is one wide node, not a deep one. The grammar is left
+        # recursive, so a chain grows on the left: it is kept mutable while it grows
+        # (amortised O(1) a term) and frozen into a node where something else takes it.
+        chain = left if _is_chain(left, kind) else _Chain(kind, left)
+        chain.add(right, self)
+        return chain
 
     # -- predicates ---------------------------------------------------------------------
 

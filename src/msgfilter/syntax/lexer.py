@@ -141,6 +141,9 @@ def tokenize(text: str, dialect: Dialect, limits: Limits) -> list[Token]:
     return tokens
 
 
+_MAX_DIGITS = 1000
+
+
 def _check_exact(value: str, text: str, pos: int, dialect: Dialect) -> None:
     digits = value.rstrip("lL")
     suffixed = digits != value
@@ -156,6 +159,11 @@ def _check_exact(value: str, text: str, pos: int, dialect: Dialect) -> None:
         return
     if digits == "0" and suffixed:
         raise FilterSyntaxError("0 takes no L suffix", text, pos)
+    # Length first: int() of thousands of digits is slow, and refused past 4300 digits.
+    if len(digits) > _MAX_DIGITS or (
+        dialect.max_exact is not None and len(digits) > len(str(dialect.max_exact + 1))
+    ):
+        raise FilterSyntaxError("number out of range (larger than a long)", text, pos)
     # One more than the maximum is let through: it is Long.MIN_VALUE after a unary minus,
     # and the checker refuses it anywhere else (J10).
     if dialect.max_exact is not None and int(digits) > dialect.max_exact + 1:

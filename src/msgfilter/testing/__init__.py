@@ -4,12 +4,13 @@ evaluator to use as an oracle.
 * `reference_evaluate(text, message)` / `reference_filter(text)`: a deliberately slow,
   simple tree-walking evaluator written from jms-selectors.md, independent of the
   compiled engine (it shares only the error classes with it).
-* `selectors()`, `invalid_selectors()`, `messages()`, `selector_cases()`,
-  `identifiers()`, `tag_expressions()`, `topic_names()`, `topic_patterns()`:
-  Hypothesis strategies, and `property_settings()` with the `msgfilter-ci` and
-  `msgfilter-fuzz` profiles (these need `hypothesis`; the reference does not).
-* `oracle_case()` / `oracle_answer()`: JSON Lines for external oracles such as the
-  ActiveMQ selector oracle.
+* `selectors()`, `expressions()`, `invalid_selectors()`, `messages()`,
+  `selector_cases()`, `identifiers()`, `tag_expressions()`, `topic_names()`,
+  `topic_patterns()`: Hypothesis strategies; `property_settings()` with the
+  `msgfilter-ci` and `msgfilter-fuzz` profiles. These need `hypothesis`; the reference
+  evaluator and the oracle helpers do not.
+* `oracle_case()`, `oracle_answer()`, `oracle_view()`: JSON Lines for external oracles
+  such as the ActiveMQ selector oracle, and the message such an oracle evaluates.
 
 docs/fuzzing.md shows how to fuzz a broker with them.
 """
@@ -18,14 +19,16 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from .oracle import oracle_answer, oracle_case
+from .oracle import ACTIVEMQ_HEADER_DEFAULTS, oracle_answer, oracle_case, oracle_view
 from .reference import ReferenceFilter, reference_evaluate, reference_filter
 
 if TYPE_CHECKING:
     from .strategies import (
         DEFAULT_IDENTIFIERS,
+        EXAMPLES_VARIABLE,
         PROFILE_VARIABLE,
         VALUE_KINDS,
+        expressions,
         identifiers,
         invalid_selectors,
         messages,
@@ -37,16 +40,37 @@ if TYPE_CHECKING:
         topic_patterns,
     )
 
-__all__ = [
+_STRATEGIES = (
     "DEFAULT_IDENTIFIERS",
+    "EXAMPLES_VARIABLE",
+    "PROFILE_VARIABLE",
+    "VALUE_KINDS",
+    "expressions",
+    "identifiers",
+    "invalid_selectors",
+    "messages",
+    "property_settings",
+    "selector_cases",
+    "selectors",
+    "tag_expressions",
+    "topic_names",
+    "topic_patterns",
+)
+
+__all__ = [
+    "ACTIVEMQ_HEADER_DEFAULTS",
+    "DEFAULT_IDENTIFIERS",
+    "EXAMPLES_VARIABLE",
     "PROFILE_VARIABLE",
     "VALUE_KINDS",
     "ReferenceFilter",
+    "expressions",
     "identifiers",
     "invalid_selectors",
     "messages",
     "oracle_answer",
     "oracle_case",
+    "oracle_view",
     "property_settings",
     "reference_evaluate",
     "reference_filter",
@@ -56,12 +80,6 @@ __all__ = [
     "topic_names",
     "topic_patterns",
 ]
-
-_STRATEGIES = frozenset(
-    {"DEFAULT_IDENTIFIERS", "PROFILE_VARIABLE", "VALUE_KINDS", "identifiers",
-     "invalid_selectors", "messages", "property_settings", "selector_cases", "selectors",
-     "tag_expressions", "topic_names", "topic_patterns"}
-)
 
 
 def __getattr__(name: str) -> Any:

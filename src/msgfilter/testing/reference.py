@@ -17,9 +17,10 @@ the rules rather than fast:
     >>> reference_evaluate("a NOT IN ('x')", {}) is None
     True
 
-Where the rules leave a Python value's type open, one reading is chosen and documented
-here: an `int` outside the Java long range is not a Java long, so it is a value of no
-selector type (J21), like `bytes` or an `object()`.
+Where the rules leave a Python value's type open, one reading is chosen: values are
+typed by exact class, so a subclass (an `IntEnum`, a `StrEnum`, numpy's float64) is of
+no selector type (J21), like `bytes` or an `object()`; so is an `int` outside the Java
+long range, which is not a Java long.
 """
 
 from __future__ import annotations

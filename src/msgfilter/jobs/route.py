@@ -1,0 +1,328 @@
+"""`msgfilter route`: route a message archive to subscriptions with Spark.
+
+    msgfilter route --archive archive.parquet --subscriptions subs.yaml --out out/route
+
+Every subscription's filter (any dialect: jms, rocketmq, rocketmq-tag, pulsar-tag) is
+compiled before Spark starts, so a bad expression fails at once with its caret error
+and the subscription's name. Then one pass over the archive evaluates all filters as
+native Spark columns (`msgfilter.spark`), writes each subscription's matched messages
+(Parquet, partitioned by `subscription`) and counts, in the same pass, the messages and
+bytes each subscription receives. The report (report.json, report.txt and a bar chart,
+report.png) says what filtering at the broker saves against sending every message to
+every subscription.
+
+`--master` is any Spark master URL (default `local[*]`). On a cluster the archive and
+`--out` must be on a filesystem the executors and the driver share, and executors need
+msgfilter installed only for filters that have Python parts (see `explain`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ..engine import compile as compile_filter
+from ..errors import FilterError
+from ..filter import Filter
+from .report import Delivery, RouteReport, write_report
+
+#: The partition column of the routed messages.
+SUBSCRIPTION_COLUMN = "subscription"
+#: Where, under --out, the routed messages go.
+MESSAGES_DIR = "messages"
+
+
+@dataclass(frozen=True, slots=True)
+class Subscription:
+    """One entry of the subscriptions file."""
+
+    name: str
+    dialect: str
+    expression: str
+
+
+class RouteError(Exception):
+    """The job cannot start: a bad subscriptions file, expression or path."""
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The `msgfilter route` options."""
+    parser.add_argument(
+        "--archive", required=True,
+        help="message archive: a Parquet file or directory, or JSON Lines",
+    )
+    parser.add_argument(
+        "--subscriptions", required=True,
+        help="YAML or JSON list of {name, dialect, expression}",
+    )
+    parser.add_argument("--out", required=True, help="output directory")
+    parser.add_argument(
+        "--master", default="local[*]", help="Spark master URL (default: local[*])"
+    )
+    parser.add_argument(
+        "--format", choices=("parquet", "json"), default=None,
+        help="archive format (default: by extension; .json/.jsonl are JSON Lines)",
+    )
+
+
+def main(args: argparse.Namespace) -> int:
+    """Run the job: 0 on success, 2 when it cannot start (nothing is written then),
+    1 when Spark fails."""
+    try:
+        subscriptions = load_subscriptions(Path(args.subscriptions))
+        filters = compile_subscriptions(subscriptions)
+        archive_format = _archive_format(args.archive, args.format)
+    except RouteError as error:
+        print(f"msgfilter route: {error}", file=sys.stderr)
+        return 2
+    try:
+        report = run(
+            args.archive, archive_format, subscriptions, filters, Path(args.out), args.master
+        )
+    except RouteError as error:
+        print(f"msgfilter route: {error}", file=sys.stderr)
+        return 2
+    except Exception as error:  # a job reports failure by its exit code
+        print(f"msgfilter route: Spark failed: {type(error).__name__}: {error}", file=sys.stderr)
+        return 1
+    print(report.table())
+    print(f"\nwritten: {Path(args.out) / MESSAGES_DIR}/, report.json, report.txt, report.png")
+    return 0
+
+
+# -- before Spark ---------------------------------------------------------------------------
+
+
+def load_subscriptions(path: Path) -> list[Subscription]:
+    """The subscriptions of a YAML or JSON file: a list of {name, dialect, expression},
+    or a mapping with such a list under `subscriptions`. `dialect` defaults to jms."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as error:
+        raise RouteError(f"cannot read the subscriptions file: {error}") from None
+    data: Any
+    try:
+        if path.suffix.lower() == ".json":
+            data = json.loads(text)
+        else:
+            import yaml
+
+            data = yaml.safe_load(text)
+    except Exception as error:  # yaml and json raise their own kinds
+        raise RouteError(f"{path}: not valid YAML or JSON: {error}") from None
+    if isinstance(data, dict) and "subscriptions" in data:
+        data = data["subscriptions"]
+    if not isinstance(data, list) or not data:
+        raise RouteError(f"{path}: expected a non-empty list of subscriptions")
+    found: list[Subscription] = []
+    seen: set[str] = set()
+    for index, entry in enumerate(data, 1):
+        where = f"{path}: subscription #{index}"
+        if not isinstance(entry, dict):
+            raise RouteError(f"{where}: expected a mapping with name, dialect, expression")
+        unknown = set(entry) - {"name", "dialect", "expression"}
+        if unknown:
+            raise RouteError(f"{where}: unknown keys {sorted(unknown)}")
+        name, dialect = entry.get("name"), entry.get("dialect", "jms")
+        expression = entry.get("expression", "")
+        if not isinstance(name, str) or not name.strip() or not name.isprintable():
+            raise RouteError(f"{where}: `name` must be a non-empty printable string")
+        if name in seen:
+            raise RouteError(f"{where}: the name {name!r} is used twice")
+        if not isinstance(dialect, str):
+            raise RouteError(f"{where} ({name!r}): `dialect` must be a string")
+        if expression is None:
+            expression = ""
+        if not isinstance(expression, str):
+            raise RouteError(f"{where} ({name!r}): `expression` must be a string")
+        seen.add(name)
+        found.append(Subscription(name, dialect, expression))
+    return found
+
+
+def compile_subscriptions(subscriptions: Sequence[Subscription]) -> list[Filter]:
+    """Each subscription's filter; RouteError naming every bad one, with its caret."""
+    filters: list[Filter] = []
+    errors: list[str] = []
+    for sub in subscriptions:
+        try:
+            filters.append(compile_filter(sub.expression, sub.dialect))
+        except FilterError as error:
+            errors.append(f"subscription {sub.name!r} ({sub.dialect}): {error}")
+    if errors:
+        raise RouteError("bad filter expression\n" + "\n".join(errors))
+    return filters
+
+
+def _archive_format(archive: str, given: str | None) -> str:
+    local = "://" not in archive
+    if local and not Path(archive).exists():
+        raise RouteError(f"no archive at {archive}")
+    if given is not None:
+        return given
+    if Path(archive).suffix.lower() in (".json", ".jsonl"):
+        return "json"
+    return "parquet"
+
+
+# -- with Spark -----------------------------------------------------------------------------
+
+
+def _session(master: str) -> tuple[Any, bool]:
+    """The active SparkSession, or a new one on `master` (True: ours to stop)."""
+    from pyspark.sql import SparkSession
+
+    active = SparkSession.getActiveSession()
+    if active is not None:
+        return active, False
+    if master.startswith("local"):
+        # Workers must run this interpreter (it has msgfilter and pyarrow).
+        os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
+        os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
+    spark = (
+        SparkSession.builder.master(master)
+        .appName("msgfilter route")
+        .config("spark.ui.showConsoleProgress", "true")
+        # Identifiers are case-sensitive; so must column names be.
+        .config("spark.sql.caseSensitive", "true")
+        .config("spark.python.sql.dataFrameDebugging.enabled", "false")
+        .getOrCreate()
+    )
+    # Below INFO, Spark shows its console progress bar instead of log lines.
+    spark.sparkContext.setLogLevel("ERROR")
+    return spark, True
+
+
+def read_archive(spark: Any, archive: str, archive_format: str) -> Any:
+    """The archive as a DataFrame. In JSON Lines the `properties` objects are read as a
+    map<string, string> (numbers and booleans as their JSON text), as brokers carry
+    them, rather than as the struct Spark would infer."""
+    if archive_format == "parquet":
+        return spark.read.parquet(archive)
+    from pyspark.sql import types as T
+
+    inferred = spark.read.json(archive).schema
+    fields = [
+        T.StructField(f.name, T.MapType(T.StringType(), T.StringType()), True)
+        if f.name == "properties" else f
+        for f in inferred.fields
+    ]
+    return spark.read.schema(T.StructType(fields)).json(archive)
+
+
+def message_bytes(schema: Any) -> Any:
+    """A Column: each message's payload, key, tag and property bytes (UTF-8 for text)."""
+    from pyspark.sql import functions as F
+    from pyspark.sql import types as T
+
+    types = {f.name: f.dataType for f in schema.fields}
+    parts = [
+        F.coalesce(F.octet_length(F.col(name)), F.lit(0)).cast("long")
+        for name in ("payload", "key", "tags")
+        if isinstance(types.get(name), T.StringType | T.BinaryType)
+    ]
+    props = types.get("properties")
+    if isinstance(props, T.MapType) and isinstance(props.keyType, T.StringType):
+
+        def add(total: Any, entry: Any) -> Any:
+            value = F.coalesce(F.octet_length(entry["value"].cast("string")), F.lit(0))
+            return total + F.octet_length(entry["key"]) + value
+
+        parts.append(
+            F.coalesce(
+                F.aggregate(F.map_entries(F.col("properties")), F.lit(0).cast("long"), add),
+                F.lit(0).cast("long"),
+            )
+        )
+    if not parts:
+        return F.lit(0).cast("long")
+    total = parts[0]
+    for part in parts[1:]:
+        total = total + part
+    return total
+
+
+def run(
+    archive: str,
+    archive_format: str,
+    subscriptions: Sequence[Subscription],
+    filters: Sequence[Filter],
+    out: Path,
+    master: str = "local[*]",
+) -> RouteReport:
+    """Route `archive` with Spark and write the messages and the report under `out`."""
+    from pyspark.sql import Observation
+    from pyspark.sql import functions as F
+
+    from ..backends.spark import column_ref, lower
+
+    started = time.perf_counter()
+    spark, ours = _session(master)
+    try:
+        df = read_archive(spark, archive, archive_format)
+        if SUBSCRIPTION_COLUMN in df.columns:
+            raise RouteError(f"the archive already has a column named {SUBSCRIPTION_COLUMN!r}")
+        lowered = [lower(f, df.schema) for f in filters]
+        for sub, plan in zip(subscriptions, lowered, strict=True):
+            how = "native" if plan.native else "python: " + "; ".join(
+                why for _, why in plan.udf_parts
+            )
+            print(f"  {sub.name} ({sub.dialect}): {how}")
+        flags = [f"#match{i}" for i in range(len(filters))]
+        base = df.select(
+            "*", message_bytes(df.schema).alias("#bytes"),
+            *[plan.column.alias(flag) for plan, flag in zip(lowered, flags, strict=True)],
+        )
+        observation = Observation("msgfilter-route")
+        metrics = [F.count(F.lit(1)).alias("messages"), F.sum("#bytes").alias("bytes")]
+        for i, flag in enumerate(flags):
+            metrics.append(F.count(F.when(F.col(flag), True)).alias(f"m{i}"))
+            metrics.append(F.sum(F.when(F.col(flag), F.col("#bytes"))).alias(f"b{i}"))
+        observed = base.observe(observation, *metrics)
+        matched = F.filter(
+            F.array(*[
+                F.when(F.col(flag), F.lit(sub.name))
+                for sub, flag in zip(subscriptions, flags, strict=True)
+            ]),
+            lambda name: name.isNotNull(),
+        )
+        routed = observed.select(
+            *[column_ref(c) for c in df.columns],
+            F.explode(matched).alias(SUBSCRIPTION_COLUMN),
+        )
+        (
+            routed.write.mode("overwrite")
+            .partitionBy(SUBSCRIPTION_COLUMN)
+            .parquet(str(out / MESSAGES_DIR))
+        )
+        counts = observation.get
+        deliveries = tuple(
+            Delivery(
+                sub.name, sub.dialect, sub.expression, plan.native,
+                int(counts.get(f"m{i}") or 0), int(counts.get(f"b{i}") or 0),
+                tuple(f"{part}: {why}" for part, why in plan.udf_parts),
+            )
+            for i, (sub, plan) in enumerate(zip(subscriptions, lowered, strict=True))
+        )
+        report = RouteReport(
+            archive=archive,
+            output=str(out),
+            published_messages=int(counts.get("messages") or 0),
+            published_bytes=int(counts.get("bytes") or 0),
+            deliveries=deliveries,
+            seconds=round(time.perf_counter() - started, 2),
+            master=str(spark.sparkContext.master),
+            spark_version=str(spark.version),
+        )
+        write_report(report, out)
+        return report
+    finally:
+        if ours:
+            spark.stop()
