@@ -414,6 +414,11 @@ def test_library_selector_cases_over_typed_columns(data: st.DataObject) -> None:
     )
     f = selector(text)
     assume(f.tree is None or not signed_zeros_clash(f.tree))
+    # A literal's value can stand in a message beyond what an int64 column holds (the
+    # 2**63 of `-9223372036854775808`): Arrow cannot represent that message.
+    assume(all(
+        -(2**63) <= v < 2**63 for m in found for v in m.values() if type(v) is int
+    ))
     table = pa.table(
         {name: pa.array([m.get(name) for m in found], ARROW_OF_KIND[kinds[name]])
          for name in NAMES}
