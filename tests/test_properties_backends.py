@@ -11,7 +11,7 @@ from types import ModuleType
 from typing import Any
 
 import pytest
-from hypothesis import given
+from hypothesis import assume, given
 from hypothesis import strategies as st
 
 import msgfilter
@@ -76,6 +76,9 @@ def test_arrow_agrees_on_typed_columns() -> None:
     @given(typed_cases())
     def run(case: tuple[dict[str, str], str, list[dict[str, object]]]) -> None:
         schema, text, rows = case
+        # A literal's value can stand in a row beyond what an int64 column holds (the
+        # 2**63 of `-9223372036854775808`): Arrow cannot represent that row.
+        assume(all(-(2**63) <= v < 2**63 for r in rows for v in r.values() if type(v) is int))
         table = arrow_table(schema, rows)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # a row-by-row fallback still must agree
