@@ -88,12 +88,8 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _add_jobs(commands: Any) -> None:
-    # The Spark job and the demo data generator need the `spark` extra: their modules are
-    # imported only when one of these commands runs.
-    try:
-        from .jobs import demo, route
-    except ImportError:  # pragma: no cover - jobs not installed
-        return
+    # The job modules import pyspark and pyarrow only inside main(): the parser stays light.
+    from .jobs import demo, route
     route_cmd = commands.add_parser("route", help="route a message archive to subscriptions")
     route.add_arguments(route_cmd)
     route_cmd.set_defaults(run=lambda args, out: route.main(args))

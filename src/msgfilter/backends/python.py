@@ -407,9 +407,7 @@ def _in_parts(g: _Gen, node: n.In) -> tuple[Template, Template, str, str]:
     first, later = g.bind(node.operand)
     items = g.const(frozenset(node.items))
 
-    def hit(f: str, x: str) -> str:
-        return f"(type({f}) is str and {x} in {items})"
-
+    hit: Template = lambda f, x: f"(type({f}) is str and {x} in {items})"  # noqa: E731
     if g.optimistic and not node.negated:
         hit = g.optimistic_test(lambda f, x: f"({f} in {items} and type({x}) is str)")
 

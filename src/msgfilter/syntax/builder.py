@@ -69,7 +69,8 @@ class _Chain:
     __slots__ = ("depth", "end", "kind", "operands", "start")
 
     def __init__(self, kind: type[n.And] | type[n.Or], first: n.Expr) -> None:
-        self.kind, self.operands, self.depth = kind, [], 1
+        self.kind, self.depth = kind, 1
+        self.operands: list[n.Expr] = []
         self.start, self.end = first.span
         self._extend(first)
 
@@ -147,7 +148,8 @@ class Builder(Transformer[Token, n.Expr | None]):
         return n.Ident(str(c[0]), span=_span(c[0]))
 
     def parens(self, c: list[Any]) -> n.Expr:
-        return _finish(c[1])
+        node: n.Expr = _finish(c[1])
+        return node
 
     def not_kw(self, c: list[Token]) -> Token:
         return c[0]
