@@ -5,7 +5,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint typecheck unit bench clean
+.PHONY: demo eval-demo test lint typecheck unit bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -14,6 +14,11 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 demo: $(STAMP)
+	$(VENV)/bin/msgfilter demo-data --rows 200000 --out out/demo/archive.parquet
+	$(VENV)/bin/msgfilter route --archive out/demo/archive.parquet \
+		--subscriptions samples/subscriptions.yaml --out out/demo/route
+
+eval-demo: $(STAMP)
 	$(VENV)/bin/msgfilter eval "color = 'red' AND weight > 2.5 AND name LIKE 'ord\_%' ESCAPE '\'" \
 		--messages samples/messages.jsonl
 
