@@ -801,15 +801,21 @@ def message_dicts(rows: Any, layout: Layout = DEFAULT_LAYOUT) -> list[dict[str, 
         if column is None:
             continue
         values = column.to_pylist()
-        if name == KEYS_PROPERTY and not pa.types.is_string(column.type):
-            # A list of keys reads as one text, joined by spaces; none at all is NULL.
-            values = [
-                " ".join(v) if v and None not in v else None for v in values
-            ]
+        if name == KEYS_PROPERTY:
+            values = [_keys_of(v) for v in values]
         for message, value in zip(out, values, strict=True):
             if value is not None:
                 message.setdefault(name, value)
     return out
+
+
+def _keys_of(value: object) -> object:
+    """KEYS from a keys column's value: a string as it is, a list of strings joined by
+    spaces, NULL for an empty list or one holding anything but strings."""
+    if isinstance(value, list):
+        ok = value and all(type(key) is str for key in value)
+        return " ".join(value) if ok else None
+    return value
 
 
 def _udf_inputs(f: Filter, schema: _Schema) -> list[str]:
