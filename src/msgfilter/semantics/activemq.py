@@ -11,13 +11,12 @@ from __future__ import annotations
 
 import math
 import re
-import struct
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from ..jtypes import BigDecimal, Byte, Double, Float, Int, JavaFloating, JavaInteger, Long, Short
-from .values import java_double_text
+from .values import ieee_div, java_double_compare, java_double_text
 
 _HEADER_TYPES: dict[str, type] = {
     "JMSPriority": Int, "JMSTimestamp": Long, "JMSExpiration": Long,
@@ -91,12 +90,6 @@ def _is_number(value: Any) -> bool:
     return type(value) in _NUMBER_CLASSES
 
 
-def _double_bits(value: float) -> int:
-    if value != value:
-        return 0x7FF8000000000000
-    return int(struct.unpack(">q", struct.pack(">d", value))[0])
-
-
 def _compare_to(left: Any, right: Any) -> int:
     """Comparable.compareTo of two values of one Java class."""
     if type(left) is not type(right):
@@ -104,13 +97,7 @@ def _compare_to(left: Any, right: Any) -> int:
             f"class {_java_class(right)} cannot be cast to class {_java_class(left)}"
         )
     if isinstance(left, float):
-        a, b = float(left), float(right)
-        if a < b:
-            return -1
-        if a > b:
-            return 1
-        x, y = _double_bits(a), _double_bits(b)
-        return (x > y) - (x < y)
+        return java_double_compare(float(left), float(right))
     if type(left) is str:
         ka, kb = left.encode("utf-16-be", "surrogatepass"), right.encode("utf-16-be",
                                                                            "surrogatepass")
@@ -132,7 +119,7 @@ def _java_equals(left: Any, right: Any) -> bool:
     if type(left) is not type(right):
         return False
     if isinstance(left, float):
-        return _double_bits(float(left)) == _double_bits(float(right))
+        return java_double_compare(float(left), float(right)) == 0
     return bool(left == right)
 
 
@@ -285,21 +272,13 @@ def arith(op: str, left: Any, right: Any) -> Any:
     b = _as_number(right, name, left, right)
     if op in ("/", "%"):
         x, y = float(a), float(b)
-        return Double(_ieee_div(x, y) if op == "/" else _java_fmod(x, y))
+        return Double(ieee_div(x, y) if op == "/" else _java_fmod(x, y))
     kind = _number_type(a, b)
     if kind is Double:
         x, y = float(a), float(b)
         return Double({"+": x + y, "-": x - y, "*": x * y}[op])
     i, j = _integral(a, kind), _integral(b, kind)
     return kind({"+": i + j, "-": i - j, "*": i * j}[op])
-
-
-def _ieee_div(x: float, y: float) -> float:
-    if y != 0.0:
-        return x / y
-    if x != x or x == 0.0:
-        return math.nan
-    return math.copysign(math.inf, x) * math.copysign(1.0, y)
 
 
 def _java_fmod(x: float, y: float) -> float:

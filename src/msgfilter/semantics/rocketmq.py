@@ -15,10 +15,9 @@ from __future__ import annotations
 
 import math
 import re
-import struct
 from typing import Any
 
-from .values import java_text
+from .values import java_double_compare, java_text
 
 
 class Undelivered(Exception):
@@ -85,22 +84,10 @@ def _convert(text: str, like: Any) -> Any:
     raise Undelivered("incomparable")
 
 
-def _double_bits(value: float) -> int:
-    if value != value:
-        return 0x7FF8000000000000
-    return int(struct.unpack(">q", struct.pack(">d", value))[0])
-
-
 def _order(left: Any, right: Any) -> int:
     """compareTo of two values of one Java type (Double's order for doubles)."""
     if type(left) is float or type(right) is float:
-        left, right = float(left), float(right)
-        if left < right:
-            return -1
-        if left > right:
-            return 1
-        a, b = _double_bits(left), _double_bits(right)
-        return (a > b) - (a < b)
+        return java_double_compare(float(left), float(right))
     return int((left > right) - (left < right))
 
 

@@ -8,6 +8,7 @@ Types are tested by exact class because `bool` is a subclass of `int`.
 from __future__ import annotations
 
 import math
+import struct
 from collections.abc import Callable
 from decimal import ROUND_HALF_EVEN, Context, Decimal
 from typing import Any
@@ -148,6 +149,24 @@ def div(a: Any, b: Any) -> Any:
     if (ta is int or ta is float) and (tb is int or tb is float):
         return ieee_div(to_double(a), to_double(b))
     return None
+
+
+def java_double_compare(x: float, y: float) -> int:
+    """Double.compare: numeric order, with -0.0 below 0.0 and NaN above everything and
+    equal to itself (the order of Double.compareTo and Double.equals)."""
+    if x < y:
+        return -1
+    if x > y:
+        return 1
+    a, b = _double_bits(x), _double_bits(y)
+    return (a > b) - (a < b)
+
+
+def _double_bits(value: float) -> int:
+    # doubleToLongBits: every NaN is the canonical one.
+    if value != value:
+        return 0x7FF8000000000000
+    return int(struct.unpack(">q", struct.pack(">d", value))[0])
 
 
 def ieee_div(x: float, y: float) -> float:
