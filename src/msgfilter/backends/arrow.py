@@ -894,7 +894,7 @@ def _double_order_key(datum: Datum) -> Datum:
         value = datum.as_py()
         if value is None:
             return _NULL_LONG
-        bits = _NAN_BITS if value != value else rq._double_bits(value)
+        bits = _NAN_BITS if value != value else v.double_bits(value)
         return pa.scalar(bits ^ _MAGNITUDE if bits < 0 else bits, pa.int64())
     canonical = pc.if_else(pc.is_nan(datum), pa.scalar(math.nan, pa.float64()), datum)
     if isinstance(canonical, pa.ChunkedArray):

@@ -158,12 +158,12 @@ def java_double_compare(x: float, y: float) -> int:
         return -1
     if x > y:
         return 1
-    a, b = _double_bits(x), _double_bits(y)
+    a, b = double_bits(x), double_bits(y)
     return (a > b) - (a < b)
 
 
-def _double_bits(value: float) -> int:
-    # doubleToLongBits: every NaN is the canonical one.
+def double_bits(value: float) -> int:
+    """Double.doubleToLongBits: the bits as a signed long, every NaN the canonical one."""
     if value != value:
         return 0x7FF8000000000000
     return int(struct.unpack(">q", struct.pack(">d", value))[0])
