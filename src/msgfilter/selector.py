@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .backends.python import compile_evaluate, compile_matches, compile_outcome
+from .backends.python import compile_function
 from .dialects import Dialect, sql_dialect
 from .errors import FilterPositionError, FilterSyntaxError
 from .filter import Filter
@@ -47,7 +47,7 @@ class SelectorFilter(Filter):
             if not convert:
                 raise
             raise _with_text(error, text) from None
-        matches, self_source = compile_matches(tree, record, convert)
+        matches, self_source = compile_function(tree, record, "truth", convert_strings=convert)
         super().__init__(
             text,
             record.name,
@@ -66,9 +66,12 @@ class SelectorFilter(Filter):
         # `evaluate` is compiled on first use: brokers mostly only call `matches`, and
         # compiling both would double the cost of a cold compile. Building it twice in a
         # race is harmless; the attribute then holds the compiled function itself.
-        evaluate, _ = compile_evaluate(self.tree, self.sql_dialect, self.convert_strings)
+        evaluate, _ = compile_function(
+            self.tree, self.sql_dialect, "tri", convert_strings=self.convert_strings
+        )
         object.__setattr__(self, "evaluate", evaluate)
-        return evaluate(message)
+        result: bool | None = evaluate(message)
+        return result
 
     def outcome(self, message: Any) -> bool | EvaluationFailure | None:
         """Like `evaluate`, but where the broker's evaluation throws (only the `activemq`
@@ -87,15 +90,18 @@ class SelectorFilter(Filter):
         if function is None:
             if self.tree is None:
                 return True
-            function = compile_outcome(self.tree, self.sql_dialect, mode, self.convert_strings)
+            function, _ = compile_function(
+                self.tree, self.sql_dialect, mode, default="_failed(_e)",
+                convert_strings=self.convert_strings,
+            )
             self._outcome[mode] = function
         return function(message)
 
     @property
     def source(self) -> str:
         """The generated Python source of both evaluators (for `msgfilter explain`)."""
-        return self._source + compile_evaluate(
-            self.tree, self.sql_dialect, self.convert_strings
+        return self._source + compile_function(
+            self.tree, self.sql_dialect, "tri", convert_strings=self.convert_strings
         )[1]
 
     def explain(self) -> str:

@@ -30,9 +30,6 @@ from ..semantics.activemq_like import amq_like, java_regex
 from ..semantics.like import compile_like, like_shape
 from ..syntax import nodes as n
 
-Matcher = Callable[[Any], bool]
-Evaluator = Callable[[Any], bool | None]
-
 # Subtrees this tall go into a function of their own: CPython refuses source nested
 # more than 200 parentheses deep, and a selector may nest 256 levels.
 _SPLIT_HEIGHT = 24
@@ -802,8 +799,8 @@ class _Careful:
     def __call__(self, message: Any) -> Any:
         if self.function is None:
             default = "False" if self.mode == "truth" else "None"
-            source, consts = generate(self.tree, self.dialect, self.mode, default)
-            self.function = build(source, consts)
+            self.function, _ = compile_function(self.tree, self.dialect, self.mode,
+                                                default=default)
         return self.function(message)
 
 
@@ -814,36 +811,19 @@ def build(source: str, consts: tuple[object, ...]) -> Any:
     return namespace["_bind"](*consts)
 
 
-def compile_matches(
-    tree: n.Expr | None, dialect: Dialect, convert_strings: bool = False
-) -> tuple[Matcher, str]:
-    """`matches` for a checked tree (None: the empty selector) and its source."""
+def compile_function(
+    tree: n.Expr | None, dialect: Dialect, mode: str, *, default: str | None = None,
+    convert_strings: bool = False,
+) -> tuple[Callable[[Any], Any], str]:
+    """The evaluator of a checked tree and its source: `matches` for mode "truth",
+    `evaluate` for "tri" (None: the empty selector, TRUE for every message). `default`
+    is what it answers where evaluation raises (see `generate`; "_failed(_e)" gives an
+    `EvaluationFailure`)."""
     if tree is None:
         return _always_true, ""
-    source, consts = generate(tree, dialect, "truth", convert_strings=convert_strings)
-    matcher: Matcher = build(source, consts)
-    return matcher, source
-
-
-def compile_evaluate(
-    tree: n.Expr | None, dialect: Dialect, convert_strings: bool = False
-) -> tuple[Evaluator, str]:
-    """`evaluate` for a checked tree and its source."""
-    if tree is None:
-        return _always_true, ""
-    source, consts = generate(tree, dialect, "tri", convert_strings=convert_strings)
-    evaluator: Evaluator = build(source, consts)
-    return evaluator, source
-
-
-def compile_outcome(
-    tree: n.Expr, dialect: Dialect, mode: str, convert_strings: bool = False
-) -> Callable[[Any], Any]:
-    """A function like `matches` (mode "truth") or `evaluate` ("tri") that returns an
-    `EvaluationFailure` where evaluation raises, instead of FALSE or UNKNOWN."""
-    source, consts = generate(tree, dialect, mode, "_failed(_e)", convert_strings)
+    source, consts = generate(tree, dialect, mode, default, convert_strings)
     function: Callable[[Any], Any] = build(source, consts)
-    return function
+    return function, source
 
 
 def _always_true(message: object) -> bool:
