@@ -25,11 +25,6 @@ def wrap(value: int) -> int:
     return ((value - _LONG_MIN) % _TWO64) + _LONG_MIN
 
 
-def is_number(value: object) -> bool:
-    cls = type(value)
-    return cls is int or cls is float
-
-
 def to_double(value: Any) -> float:
     """Java's widening of a long to a double (nearest, ties to even); never raises."""
     try:

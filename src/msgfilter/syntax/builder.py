@@ -15,9 +15,8 @@ from lark import Token, Transformer
 from ..dialects import Dialect
 from ..limits import Limits
 from ..semantics.activemq_like import PatternError, amq_like
+from ..semantics.values import wrap
 from . import nodes as n
-
-_LONG_MIN = -(2**63)
 
 
 class BuildError(Exception):
@@ -56,11 +55,6 @@ def decode_exact(text: str) -> int:
     if len(digits) > 1 and digits[0] == "0":
         return int(digits, 8)
     return int(digits)
-
-
-def wrap_long(value: int) -> int:
-    """`value` reduced to a Java long, wrapping as two's complement does."""
-    return ((value + 2**63) % 2**64) - 2**63
 
 
 class _Chain:
@@ -166,7 +160,7 @@ class Builder(Transformer[Token, n.Expr | None]):
         if not self.dialect.fold_negation:
             return n.Negate(operand, span=span, depth=self._deep(operand))
         if isinstance(operand, n.ExactLit):
-            return n.ExactLit(wrap_long(-operand.value), span=span)
+            return n.ExactLit(wrap(-operand.value), span=span)
         if isinstance(operand, n.ApproxLit):
             return n.ApproxLit(-operand.value, span=span)
         return n.Negate(operand, span=span, depth=self._deep(operand))
