@@ -45,12 +45,12 @@ from typing import Any, TypeAlias
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from ..dialects import Dialect
 from ..message import KEYS_PROPERTY, TAGS_PROPERTY
 from ..semantics import rocketmq as rq
 from ..semantics import values as v
 from ..semantics.like import parse_like
 from ..syntax import nodes as n
+from ..syntax.grammar import Grammar
 
 #: An array, a chunked array or a scalar: what the compute kernels accept.
 Datum: TypeAlias = Any
@@ -619,7 +619,7 @@ Handler: TypeAlias = Callable[[Any, Any], Callable[["_Eval"], Any]]
 class _Compiler:
     schema: pa.Schema
     layout: Layout
-    dialect: Dialect
+    dialect: Grammar
 
     def value(self, node: n.Expr) -> ValueFn:
         return _handlers(_HANDLERS, node)[0](self, node)
@@ -1004,7 +1004,7 @@ def _rmq_prop(parts: Parts) -> Parts:
 class _RocketCompiler:
     schema: pa.Schema
     layout: Layout
-    dialect: Dialect
+    dialect: Grammar
 
     def value(self, node: n.Expr) -> RValueFn:
         return _handlers(_ROCKETMQ_HANDLERS, node)[0](self, node)
@@ -1227,7 +1227,7 @@ def _check_texts(tree: n.Expr) -> None:
 
 
 def compile_arrow(
-    tree: n.Expr | None, dialect: Dialect, schema: pa.Schema, layout: Layout = DEFAULT_LAYOUT
+    tree: n.Expr | None, dialect: Grammar, schema: pa.Schema, layout: Layout = DEFAULT_LAYOUT
 ) -> Plan:
     """A function from a Table or RecordBatch of `schema` to a BooleanArray, one
     entry per row: TRUE, FALSE or null (UNKNOWN). None is the empty selector (TRUE).

@@ -20,7 +20,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..dialects import Dialect
 from ..jtypes import Double
 from ..message import as_mapping, needs_mapping
 from ..semantics import activemq as amq
@@ -29,6 +28,7 @@ from ..semantics import values as v
 from ..semantics.activemq_like import amq_like, java_regex
 from ..semantics.like import compile_like, like_shape
 from ..syntax import nodes as n
+from ..syntax.grammar import Grammar
 
 # Subtrees this tall go into a function of their own: CPython refuses source nested
 # more than 200 parentheses deep, and a selector may nest 256 levels.
@@ -63,7 +63,7 @@ class _Scope:
 
 class _Gen:
     def __init__(
-        self, dialect: Dialect, convert_strings: bool = False, optimistic: bool = False
+        self, dialect: Grammar, convert_strings: bool = False, optimistic: bool = False
     ) -> None:
         self.dialect = dialect
         #: Test equality before the value's class (one operation when values differ, the
@@ -767,7 +767,7 @@ HANDLERS: dict[str, dict[type[n.Node], Handlers]] = {
 
 
 def generate(
-    tree: n.Expr, dialect: Dialect, mode: str, default: str | None = None,
+    tree: n.Expr, dialect: Grammar, mode: str, default: str | None = None,
     convert_strings: bool = False,
 ) -> tuple[str, tuple[object, ...]]:
     """The source of one function (`matches` for mode "truth", `evaluate` for "tri")
@@ -792,7 +792,7 @@ class _Careful:
     """The function a shortcut-taking evaluator falls back to when evaluation raises,
     generated (once, on first use) without shortcuts."""
 
-    def __init__(self, tree: n.Expr, dialect: Dialect, mode: str) -> None:
+    def __init__(self, tree: n.Expr, dialect: Grammar, mode: str) -> None:
         self.tree, self.dialect, self.mode = tree, dialect, mode
         self.function: Callable[[Any], Any] | None = None
 
@@ -812,7 +812,7 @@ def build(source: str, consts: tuple[object, ...]) -> Any:
 
 
 def compile_function(
-    tree: n.Expr | None, dialect: Dialect, mode: str, *, default: str | None = None,
+    tree: n.Expr | None, dialect: Grammar, mode: str, *, default: str | None = None,
     convert_strings: bool = False,
 ) -> tuple[Callable[[Any], Any], str]:
     """The evaluator of a checked tree and its source: `matches` for mode "truth",

@@ -9,9 +9,9 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 
-from ..dialects import Dialect
 from ..errors import FilterTypeError
 from ..syntax import nodes as n
+from ..syntax.grammar import Grammar
 
 _LONG_MAX = 2**63 - 1
 _ORDERING = frozenset({"<", "<=", ">", ">="})
@@ -22,7 +22,7 @@ def _is_condition_operand(node: n.Expr) -> bool:
     return n.is_condition(node) or isinstance(node, (n.BoolLit, n.NullLit, n.Ident))
 
 
-def check(tree: n.Expr, text: str, dialect: Dialect) -> n.Expr:
+def check(tree: n.Expr, text: str, dialect: Grammar) -> n.Expr:
     """`tree` itself if it breaks no static rule; otherwise FilterTypeError."""
 
     def fail(message: str, node: n.Node) -> FilterTypeError:

@@ -12,11 +12,11 @@ from typing import Any, cast
 
 from lark import Token, Transformer
 
-from ..dialects import Dialect
 from ..limits import Limits
 from ..semantics.activemq_like import PatternError, amq_like
 from ..semantics.values import wrap
 from . import nodes as n
+from .grammar import Grammar
 
 
 class BuildError(Exception):
@@ -39,7 +39,7 @@ def _span(*parts: n.Node | Token) -> n.Span:
     return (min(starts), max(ends))
 
 
-def _length(text: str, dialect: Dialect) -> int:
+def _length(text: str, dialect: Grammar) -> int:
     # ActiveMQ counts UTF-16 code units (String.length); the spec counts characters.
     return len(text.encode("utf-16-le")) // 2 if dialect.escape_utf16 else len(text)
 
@@ -96,7 +96,7 @@ def _finish(value: Any) -> Any:
 class Builder(Transformer[Token, n.Expr | None]):
     """Lark callbacks, one per grammar alias."""
 
-    def __init__(self, dialect: Dialect, limits: Limits) -> None:
+    def __init__(self, dialect: Grammar, limits: Limits) -> None:
         super().__init__()
         self.dialect = dialect
         self.limits = limits

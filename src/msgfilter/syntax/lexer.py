@@ -12,9 +12,9 @@ import unicodedata
 
 from lark import Token
 
-from ..dialects import Dialect
 from ..errors import FilterLimitError, FilterSyntaxError
 from ..limits import Limits
+from .grammar import Grammar
 
 # Alternation order matters: approximate literals before exact ones so that `1.5` and
 # `1e3` are one token, hex before decimal so that `0x1F` is one.
@@ -65,7 +65,7 @@ def _describe(ch: str) -> str:
     return f"{ch!r} (U+{ord(ch):04X}{' ' + name if name else ''})"
 
 
-def tokenize(text: str, dialect: Dialect, limits: Limits) -> list[Token]:
+def tokenize(text: str, dialect: Grammar, limits: Limits) -> list[Token]:
     """The tokens of `text`; raises FilterSyntaxError at the first character that is not
     part of a token, FilterLimitError when parentheses nest deeper than the limit."""
     tokens: list[Token] = []
@@ -144,7 +144,7 @@ def tokenize(text: str, dialect: Dialect, limits: Limits) -> list[Token]:
 _MAX_DIGITS = 1000
 
 
-def _check_exact(value: str, text: str, pos: int, dialect: Dialect) -> None:
+def _check_exact(value: str, text: str, pos: int, dialect: Grammar) -> None:
     digits = value.rstrip("lL")
     suffixed = digits != value
     if len(digits) > 1 and digits[0] == "0":

@@ -11,11 +11,11 @@ from lark import Lark, Token
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken, VisitError
 from lark.lexer import Lexer
 
-from ..dialects import Dialect
 from ..errors import FilterLimitError, FilterSyntaxError, FilterTypeError
 from ..limits import Limits
 from . import nodes as n
 from .builder import Builder, BuildError
+from .grammar import Grammar
 from .lexer import check_length, tokenize
 
 # What each token stands for, in the words an error message uses.
@@ -45,11 +45,11 @@ class _PassThrough(Lexer):
 
 
 _GRAMMAR = files(__package__).joinpath("selector.lark").read_text(encoding="utf-8")
-_parsers: dict[tuple[Dialect, Limits], Lark] = {}
+_parsers: dict[tuple[Grammar, Limits], Lark] = {}
 _lock = threading.Lock()
 
 
-def _parser(dialect: Dialect, limits: Limits) -> Lark:
+def _parser(dialect: Grammar, limits: Limits) -> Lark:
     key = (dialect, limits)
     parser = _parsers.get(key)
     if parser is None:
@@ -66,7 +66,7 @@ def _parser(dialect: Dialect, limits: Limits) -> Lark:
     return parser
 
 
-def parse(text: str, dialect: Dialect, limits: Limits) -> n.Expr | None:
+def parse(text: str, dialect: Grammar, limits: Limits) -> n.Expr | None:
     """The AST of `text` (None for an empty selector)."""
     check_length(text, limits)
     tokens = tokenize(text, dialect, limits)
@@ -94,7 +94,7 @@ def _from_build(cause: BuildError, text: str) -> Exception:
     return kind(cause.message, text, cause.offset)
 
 
-def _possible(dialect: Dialect) -> frozenset[str]:
+def _possible(dialect: Grammar) -> frozenset[str]:
     """The token types the dialect's lexer can produce."""
     kinds = set(_WORDS) - {
         "NOT", "TNOT", "CONTAINS", "STARTSWITH", "ENDSWITH", "LIKE", "ESCAPE", "XPATH", "XQUERY",
@@ -108,7 +108,7 @@ def _possible(dialect: Dialect) -> frozenset[str]:
     return frozenset(kinds)
 
 
-def _from_lark(error: UnexpectedToken, text: str, dialect: Dialect) -> FilterSyntaxError:
+def _from_lark(error: UnexpectedToken, text: str, dialect: Grammar) -> FilterSyntaxError:
     token = error.token
     possible = _possible(dialect)
     acceptable: set[str] = set(error.expected)

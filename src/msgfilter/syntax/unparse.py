@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import math
 
-from ..dialects import Dialect
 from . import nodes as n
+from .grammar import Grammar
 
 # Binding strength of each level of the grammar (selector.lark), loosest first.
 _OR, _AND, _NOT, _EQUALITY, _RELATIONAL, _ADDITIVE, _MULTIPLICATIVE, _UNARY, _PRIMARY = range(
@@ -24,13 +24,13 @@ def _approx(value: float) -> str:
     return repr(value)
 
 
-def unparse(node: n.Expr, dialect: Dialect) -> str:
+def unparse(node: n.Expr, dialect: Grammar) -> str:
     """Canonical text of `node`: single spaces, keywords in capitals, the fewest
     parentheses the grammar needs."""
     return _text(node, dialect)[0]
 
 
-def _text(node: n.Expr, d: Dialect) -> tuple[str, int]:
+def _text(node: n.Expr, d: Grammar) -> tuple[str, int]:
     def at(child: n.Expr, level: int) -> str:
         text, own = _text(child, d)
         return f"({text})" if own < level else text

@@ -1,0 +1,25 @@
+"""The value models: how a dialect types, converts and compares values at run time.
+
+A dialect names one model in the registry (`msgfilter.dialects`); each backend keeps one
+lowering table per model, so adding a dialect that shares a model costs no backend code.
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+
+
+class ValueModel(Enum):
+    #: JMS 2.0 selectors to the letter of the spec (J1-J41): Python values as Java longs
+    #: and doubles, symmetric numeric promotion, unlike types FALSE.
+    JMS = "jms"
+    #: RocketMQ's SQL92: string properties converted to the literal's Java type, asymmetric
+    #: NULL equality, evaluation aborted where the broker throws.
+    ROCKETMQ = "rocketmq"
+    #: ActiveMQ Classic 5.17: exact Java types (`msgfilter.jtypes`), its conversion ladder
+    #: and evaluation failures as outcomes.
+    ACTIVEMQ = "activemq"
+    #: RocketMQ tag expressions: a set of tags, matched by String.hashCode then exactly.
+    ROCKETMQ_TAG = "rocketmq-tag"
+    #: Pulsar anytag/alltag consumer metadata against `tag*` message properties.
+    PULSAR_TAG = "pulsar-tag"

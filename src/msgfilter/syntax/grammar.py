@@ -1,0 +1,56 @@
+"""The switches that shape one selector grammar.
+
+One grammar serves every SQL-like dialect (selector.lark); a `Grammar` turns its features on
+and off in the lexer, the builder and the checker.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+_LONG_MAX = 2**63 - 1
+
+
+@dataclass(frozen=True, slots=True)
+class Grammar:
+    """What one selector dialect's grammar allows: switches read by the lexer, the builder
+    and the static checks. The dialect registry (`msgfilter.dialects`) owns the instances."""
+
+    name: str
+    #: Words that are keywords (case-insensitive, ASCII letters) and never identifiers.
+    keywords: frozenset[str]
+    #: NOT is a tight unary prefix (ActiveMQ, RocketMQ) rather than SQL92's loose NOT.
+    tight_not: bool = False
+    #: `+ - * /` as binary operators.
+    arithmetic: bool = True
+    #: ActiveMQ's `%` (a floating-point remainder).
+    modulo: bool = False
+    #: ActiveMQ's function calls (REGEX, INLIST, SPLIT, MAKELIST, REPLACE) and XQUERY.
+    functions: bool = False
+    #: RocketMQ's `[NOT] CONTAINS / STARTSWITH / ENDSWITH 'literal'`.
+    string_tests: bool = False
+    #: Hexadecimal `0x1F` and octal `017` exact literals.
+    hex_octal: bool = True
+    #: Identifiers of Java identifier characters (Unicode) rather than ASCII only.
+    unicode_identifiers: bool = True
+    #: SQL comments `/* ... */` and `-- ...`.
+    comments: bool = False
+    #: A `--` comment must end with a line break; without one `--` is two minus signs.
+    line_comment_needs_eol: bool = False
+    #: The empty or blank selector matches everything (JMS); otherwise it is an error.
+    empty_matches_all: bool = True
+    #: Unary minus folds into a numeric literal (a signed literal) at compile time.
+    fold_negation: bool = True
+    #: ESCAPE is one UTF-16 code unit (Java's String.length) rather than one code point.
+    escape_utf16: bool = False
+    #: A TRUE/FALSE literal left of `=`/`<>` with a string or number literal on the right
+    #: is an error (ActiveMQ's checkEqualOperandCompatability), though `1 = TRUE` is not.
+    boolean_literal_check: bool = False
+    #: BETWEEN with literal bounds low > high is an error (RocketMQ).
+    between_bounds_check: bool = False
+    #: An approximate literal beyond the double range is an error (not Infinity).
+    finite_literals: bool = False
+    #: The largest decimal literal (None: unbounded, ActiveMQ's BigDecimal).
+    max_exact: int | None = _LONG_MAX
+    #: The largest hexadecimal or octal literal.
+    max_radix_exact: int = _LONG_MAX
