@@ -20,6 +20,7 @@ from .broker import (
 )
 from .engine import CacheInfo, cache_info, compile, purge
 from .errors import (
+    EvaluationFailure,
     FilterError,
     FilterLimitError,
     FilterPositionError,
@@ -29,7 +30,6 @@ from .errors import (
 from .filter import Filter
 from .limits import Limits
 from .message import Message
-from .semantics.activemq import EvaluationFailure
 
 __all__ = [
     "BatchMode",

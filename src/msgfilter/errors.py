@@ -1,8 +1,10 @@
-"""The exceptions msgfilter raises. Every one is a `FilterError`, itself a `ValueError`."""
+"""The exceptions msgfilter raises (every one a `FilterError`, itself a `ValueError`), and
+the outcome types shared by every backend."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 _WINDOW = 50
 
@@ -72,3 +74,19 @@ class FilterTypeError(FilterPositionError):
 
 class FilterLimitError(FilterPositionError):
     """The expression exceeds a size limit (text length, nesting depth, IN-list size)."""
+
+
+# -- outcomes shared by every backend ------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class EvaluationFailure:
+    """The outcome "the broker throws here": not TRUE, FALSE or UNKNOWN. It is falsy, so
+    `if outcome:` still reads as "does not match"; `java_class` and `message` say what
+    the broker would have thrown."""
+
+    java_class: str
+    message: str
+
+    def __bool__(self) -> bool:
+        return False

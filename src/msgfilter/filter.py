@@ -7,6 +7,7 @@ from collections.abc import Callable
 from typing import Any, NoReturn
 
 from .limits import DEFAULT_LIMITS, Limits
+from .semantics.model import ValueModel
 
 
 class Filter(ABC):
@@ -22,12 +23,16 @@ class Filter(ABC):
     (rebuilt through the cache on the other side).
     """
 
-    __slots__ = ("_frozen", "dialect", "evaluate", "identifiers", "limits", "matches", "text")
+    __slots__ = (
+        "_frozen", "dialect", "evaluate", "identifiers", "limits", "matches", "model", "text",
+    )
 
     #: The text the filter was compiled from.
     text: str
     #: The name of its dialect.
     dialect: str
+    #: How its dialect types and compares values: what each backend lowers it by.
+    model: ValueModel
     #: The compile limits it was built under.
     limits: Limits
     #: The message names the expression reads.
@@ -45,11 +50,14 @@ class Filter(ABC):
         matches: Callable[[Any], bool],
         evaluate: Callable[[Any], bool | None],
         limits: Limits = DEFAULT_LIMITS,
+        *,
+        model: ValueModel,
     ) -> None:
         # Plain attributes (not methods) so that `f.matches(m)` costs one call.
         for name, value in (
             ("text", text), ("dialect", dialect), ("identifiers", identifiers),
             ("matches", matches), ("evaluate", evaluate), ("limits", limits),
+            ("model", model),
         ):
             object.__setattr__(self, name, value)
         object.__setattr__(self, "_frozen", True)

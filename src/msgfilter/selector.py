@@ -7,11 +7,11 @@ from typing import Any
 
 from .backends.python import compile_function
 from .dialects import Dialect, sql_dialect
-from .errors import FilterPositionError, FilterSyntaxError
+from .errors import EvaluationFailure, FilterPositionError, FilterSyntaxError
 from .filter import Filter
 from .limits import DEFAULT_LIMITS, Limits
-from .semantics.activemq import EvaluationFailure
 from .semantics.check import check
+from .semantics.model import ValueModel
 from .syntax import nodes as n
 from .syntax.parser import parse
 from .syntax.unparse import unparse
@@ -55,6 +55,7 @@ class SelectorFilter(Filter):
             matches,
             self._first_evaluate,
             limits,
+            model=_MODELS[record.name],
         )
         for name, value in (
             ("tree", tree), ("sql_dialect", record), ("_source", self_source),
@@ -121,6 +122,9 @@ class SelectorFilter(Filter):
     def _key(self) -> object:
         return (self.tree, self.convert_strings)
 
+
+# Interim: the dialect registry will carry the model (issue 12).
+_MODELS = {"jms": ValueModel.JMS, "rocketmq": ValueModel.ROCKETMQ, "activemq": ValueModel.ACTIVEMQ}
 
 #: ActiveMQ's selector prefix that turns on string-to-number conversion in comparisons.
 CONVERT_PREFIX = "convert_string_expressions:"

@@ -12,9 +12,9 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
+from ..errors import EvaluationFailure
 from ..jtypes import BigDecimal, Byte, Double, Float, Int, JavaFloating, JavaInteger, Long, Short
 from .values import ieee_div, java_double_compare, java_double_text
 
@@ -23,19 +23,6 @@ _HEADER_TYPES: dict[str, type] = {
     "JMSXDeliveryCount": Int, "JMSXGroupSeq": Int,
     "JMSActiveMQBrokerInTime": Long, "JMSActiveMQBrokerOutTime": Long,
 }
-
-
-@dataclass(frozen=True, slots=True)
-class EvaluationFailure:
-    """The outcome "ActiveMQ throws here": not TRUE, FALSE or UNKNOWN. It is falsy, so
-    `if outcome:` still reads as "does not match"; `java_class` and `message` say what
-    the broker would have thrown."""
-
-    java_class: str
-    message: str
-
-    def __bool__(self) -> bool:
-        return False
 
 
 class JavaException(Exception):

@@ -15,6 +15,7 @@ from ..errors import FilterError
 from ..filter import Filter
 from ..limits import DEFAULT_LIMITS, Limits
 from ..message import as_mapping
+from ..semantics.model import ValueModel
 from ._always import ALWAYS
 from .pulsar_text import parse_pulsar_tags, quote_value, unparse_pulsar_tags
 
@@ -85,7 +86,8 @@ class PulsarTagFilter(Filter):
     ) -> None:
         any_set, all_set = frozenset(any_t), frozenset(all_t)
         matches = _matcher(any_set, all_set)
-        super().__init__(text, DIALECT, frozenset(), matches, matches, limits)
+        super().__init__(text, DIALECT, frozenset(), matches, matches, limits,
+            model=ValueModel.PULSAR_TAG)
         for name, value in (
             ("any_tags", any_set), ("all_tags", all_set),
             ("ordered_any_tags", any_t), ("ordered_all_tags", all_t),

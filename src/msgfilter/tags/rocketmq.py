@@ -16,6 +16,7 @@ from ..errors import FilterError, FilterLimitError, FilterSyntaxError
 from ..filter import Filter
 from ..limits import DEFAULT_LIMITS, Limits
 from ..message import TAGS_PROPERTY
+from ..semantics.model import ValueModel
 from ._always import ALWAYS
 from ._bulk import codes_mask
 from .codes import JAVA_WHITESPACE, java_trim, message_tag, tag_code
@@ -141,7 +142,8 @@ class RocketMQTagFilter(Filter):
             matches, matches_tag = _tag_checks(tags)
             # None rides in the set so that the hot path stays one C call.
             matches_code = (codes | {None}).__contains__
-        super().__init__(text, DIALECT, frozenset({TAGS_PROPERTY}), matches, matches, limits)
+        super().__init__(text, DIALECT, frozenset({TAGS_PROPERTY}), matches, matches, limits,
+            model=ValueModel.ROCKETMQ_TAG)
         for name, value in (
             ("subscribe_all", subscribe_all), ("tags", tags), ("ordered_tags", ordered),
             ("tag_codes", codes), ("matches_code", matches_code), ("matches_tag", matches_tag),
