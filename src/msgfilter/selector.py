@@ -42,7 +42,7 @@ class SelectorFilter(Filter):
             if tree is None and not record.empty_matches_all:
                 raise FilterSyntaxError("empty expression", body, len(body), ("an expression",))
             if tree is not None:
-                check(tree, body, record)
+                tree = check(tree, body, record)
         except FilterPositionError as error:
             if not convert:
                 raise

@@ -621,14 +621,16 @@ def _from_tri(tri: Callable[[_Gen, Any], str]) -> Handlers:
 def _tri_tests(handlers: Handlers) -> Handlers:
     """Handlers whose TRUE and FALSE tests evaluate the node fully, in the broker's order.
 
-    Where evaluation can abort (RocketMQ's throws), a test that stops at the first operand
-    that is not FALSE would skip an operand that throws: only AND's and OR's own TRUE tests
-    may short-circuit, because "not TRUE" already means "not delivered" there."""
+    Where evaluation can abort (RocketMQ's throws), a test that stops early would skip an
+    operand that throws. OR's TRUE test stops only at a TRUE operand, as the broker does;
+    AND's stops at the first operand that is not TRUE, which is safe only for the whole
+    expression's top AND ("not TRUE" is "not delivered" there, throw or not): `generate`
+    uses it for that one node."""
     tri = handlers["tri"]
     return {
         **handlers,
         "falsity": lambda g, node: f"({tri(g, node)} is False)",
-        **({} if handlers is _AND or handlers is _OR else {
+        **({} if handlers is _OR else {
             "truth": lambda g, node: f"({tri(g, node)} is True)",
         }),
     }
@@ -778,7 +780,10 @@ def generate(
     gen = _Gen(dialect, convert_strings, optimistic)
     gen.count_uses(tree)
     name, fallback = ("matches", "False") if mode == "truth" else ("evaluate", "None")
-    expression = gen.emit(mode, tree)
+    if mode == "truth" and dialect.name == "rocketmq" and isinstance(tree, n.And):
+        expression = _AND["truth"](gen, tree)
+    else:
+        expression = gen.emit(mode, tree)
     if gen.used_optimistic:
         careful = _Careful(tree, dialect, mode)
         fallback = f"{gen.const(careful, ('careful', mode))}(m)"

@@ -12,9 +12,8 @@ from collections.abc import Callable
 from ..errors import FilterTypeError
 from ..syntax import nodes as n
 from ..syntax.grammar import Grammar
-
-_LONG_MAX = 2**63 - 1
-_ORDERING = frozenset({"<", "<=", ">", ">="})
+from .activemq_like import PatternError, amq_like
+from .fold import fold_signs
 
 
 def _is_condition_operand(node: n.Expr) -> bool:
@@ -23,11 +22,14 @@ def _is_condition_operand(node: n.Expr) -> bool:
 
 
 def check(tree: n.Expr, text: str, dialect: Grammar) -> n.Expr:
-    """`tree` itself if it breaks no static rule; otherwise FilterTypeError."""
+    """The checked tree: signed literals folded where the dialect has them, then every
+    static rule applied; FilterTypeError at the first rule it breaks."""
 
     def fail(message: str, node: n.Node) -> FilterTypeError:
         return FilterTypeError(message, text, node.span[0])
 
+    if dialect.fold_negation:
+        tree = fold_signs(tree)
     if not _is_condition_operand(tree):
         raise fail("the expression is not a condition (it has no TRUE/FALSE value)", tree)
     stack: list[n.Expr] = [tree]
@@ -56,6 +58,8 @@ def check(tree: n.Expr, text: str, dialect: Grammar) -> n.Expr:
                 _check_bounds(node, fail)
         elif isinstance(node, n.In) and not isinstance(node.operand, n.Ident):
             raise fail("the left operand of IN must be an identifier", node.operand)
+        elif isinstance(node, n.Like) and dialect.escape_utf16:
+            _check_activemq_pattern(node, text)
     return tree
 
 
@@ -69,6 +73,15 @@ def _check_activemq_equality(node: n.Compare, fail: Fail) -> None:
         node.right, (n.StringLit, n.ExactLit, n.ApproxLit)
     ):
         raise fail("a boolean literal cannot be compared with a non-boolean literal", node.left)
+
+
+def _check_activemq_pattern(node: n.Like, text: str) -> None:
+    # ActiveMQ compiles the pattern into a Java regex when it parses the selector, and
+    # some escapes make that regex invalid: the selector does not compile.
+    try:
+        amq_like(node.pattern, node.escape)
+    except PatternError as error:
+        raise FilterTypeError(f"invalid LIKE pattern: {error}", text, node.pattern_at) from None
 
 
 def _check_bounds(node: n.Between, fail: Fail) -> None:

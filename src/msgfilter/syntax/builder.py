@@ -3,7 +3,7 @@
 The builder runs inside the parser (lark calls it on each reduction, bottom-up), so no
 step of building recurses: a tree's depth is known as it grows and is capped there.
 Literal text is decoded here; unary plus disappears (it changes nothing, J19) and unary
-minus folds into numeric literals (a signed literal, J10 and J27).
+minus stays a `Negate` node (semantics.fold folds signed literals where the dialect has them).
 """
 
 from __future__ import annotations
@@ -13,8 +13,6 @@ from typing import Any, cast
 from lark import Token, Transformer
 
 from ..limits import Limits
-from ..semantics.activemq_like import PatternError, amq_like
-from ..semantics.values import wrap
 from . import nodes as n
 from .grammar import Grammar
 
@@ -157,12 +155,14 @@ class Builder(Transformer[Token, n.Expr | None]):
     def minus(self, c: list[Any]) -> n.Expr:
         sign, operand = c
         span = _span(sign, operand)
-        if not self.dialect.fold_negation:
-            return n.Negate(operand, span=span, depth=self._deep(operand))
-        if isinstance(operand, n.ExactLit):
-            return n.ExactLit(wrap(-operand.value), span=span)
-        if isinstance(operand, n.ApproxLit):
-            return n.ApproxLit(-operand.value, span=span)
+        # Always a node: whether a sign folds into its literal is a value rule of the
+        # dialect, decided by the checker (semantics.check), not by the grammar. A run of
+        # signs over a literal that will fold does not count as nesting.
+        if self.dialect.fold_negation and (
+            isinstance(operand, n.ExactLit | n.ApproxLit)
+            or (isinstance(operand, n.Negate) and operand.depth == 1)
+        ):
+            return n.Negate(operand, span=span, depth=1)
         return n.Negate(operand, span=span, depth=self._deep(operand))
 
     def arith(self, c: list[Any]) -> n.Expr:
@@ -221,17 +221,10 @@ class Builder(Transformer[Token, n.Expr | None]):
         if escape is not None and _length(escape, self.dialect) != 1:
             raise BuildError("the ESCAPE character must be exactly one character",
                              strings[1].start_pos or 0, "type")
-        if self.dialect.escape_utf16:
-            # ActiveMQ compiles the pattern into a Java regex when it parses the selector,
-            # and some escapes make that regex invalid.
-            try:
-                amq_like(pattern, escape)
-            except PatternError as error:
-                raise BuildError(f"invalid LIKE pattern: {error}", strings[0].start_pos or 0,
-                                 "type") from None
         return n.Like(
             self._negated(c), operand, pattern, escape,
             span=_span(operand, c[-1]), depth=self._deep(operand),
+            pattern_at=strings[0].start_pos or 0,
         )
 
     def between(self, c: list[Any]) -> n.Expr:

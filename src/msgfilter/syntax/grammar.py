@@ -37,6 +37,10 @@ class Grammar:
     comments: bool = False
     #: A `--` comment must end with a line break; without one `--` is two minus signs.
     line_comment_needs_eol: bool = False
+    #: Where those two minus signs cannot continue the expression, they and the rest of
+    #: the text are ignored (RocketMQ parses the longest valid prefix, so `a = 1 -- note`
+    #: is `a = 1` while `a = --5` is `a = 5`).
+    dangling_comment_ends: bool = False
     #: The empty or blank selector matches everything (JMS); otherwise it is an error.
     empty_matches_all: bool = True
     #: Unary minus folds into a numeric literal (a signed literal) at compile time.

@@ -124,6 +124,8 @@ class Like(Node):
     operand: Expr
     pattern: str
     escape: str | None
+    #: Where the pattern's string literal starts, for errors about the pattern.
+    pattern_at: int = field(default=0, compare=False, repr=False, kw_only=True)
 
 
 @dataclass(frozen=True, slots=True)

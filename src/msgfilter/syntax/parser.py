@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import threading
 from collections.abc import Iterator
 from importlib.resources import files
@@ -73,7 +74,34 @@ def parse(text: str, dialect: Grammar, limits: Limits) -> n.Expr | None:
     if not tokens:
         return None
     try:
-        tree = cast(n.Expr | None, _parser(dialect, limits).parse(tokens))
+        return _parse_tokens(tokens, text, dialect, limits)
+    except FilterSyntaxError as error:
+        dangling = _dangling_comment(tokens, text) if dialect.dangling_comment_ends else None
+        if dangling is None or error.offset < dangling:
+            raise
+    # The error lies in or after a `--` with no line end: the text ends before it.
+    kept = [t for t in tokens if (t.start_pos or 0) < dangling]
+    if not kept:
+        raise FilterSyntaxError("empty expression", text, dangling, ("an expression",))
+    return _parse_tokens(kept, text, dialect, limits)
+
+
+def _dangling_comment(tokens: list[Token], text: str) -> int | None:
+    """Where the first `--` that no line break follows starts, if any."""
+    for first, second in itertools.pairwise(tokens):
+        if (
+            first.type == second.type == "MINUS"
+            and first.end_pos == second.start_pos
+            and "\n" not in text[first.start_pos or 0:]
+            and "\r" not in text[first.start_pos or 0:]
+        ):
+            return first.start_pos
+    return None
+
+
+def _parse_tokens(tokens: list[Token], text: str, dialect: Grammar, limits: Limits) -> n.Expr:
+    try:
+        tree = cast(n.Expr, _parser(dialect, limits).parse(tokens))
     except VisitError as error:
         cause = error.orig_exc
         if isinstance(cause, BuildError):
