@@ -4,8 +4,8 @@
 The one rule: no byte of user text is ever written into the generated source. Names,
 literals, patterns and matchers go into a constants table that the source reaches as
 closure variables `K0, K1, ...`; the source holds only our own code, variable names
-and table indexes. Every node class has one handler per mode, found through a table
-built once (`_HANDLERS`), so that a test can prove every node is handled.
+and table indexes. Every node class has one handler per mode, found through one table
+per value model built once (`TABLES`), so that a test can prove every node is handled.
 
 Three modes keep three-valued logic cheap: `truth` is an expression that is truthy
 exactly when the condition is TRUE, `falsity` exactly when it is FALSE, `tri` yields
@@ -16,8 +16,9 @@ telling apart where only TRUE counts. `value` yields an operand's value (None = 
 from __future__ import annotations
 
 import struct
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any
 
 from ..jtypes import Double
@@ -27,8 +28,8 @@ from ..semantics import rocketmq as rq
 from ..semantics import values as v
 from ..semantics.activemq_like import amq_like, java_regex
 from ..semantics.like import compile_like, like_shape
+from ..semantics.model import ValueModel
 from ..syntax import nodes as n
-from ..syntax.grammar import Grammar
 
 # Subtrees this tall go into a function of their own: CPython refuses source nested
 # more than 200 parentheses deep, and a selector may nest 256 levels.
@@ -63,16 +64,15 @@ class _Scope:
 
 class _Gen:
     def __init__(
-        self, dialect: Grammar, convert_strings: bool = False, optimistic: bool = False
+        self, table: ModelTable, convert_strings: bool = False, optimistic: bool = False
     ) -> None:
-        self.dialect = dialect
         #: Test equality before the value's class (one operation when values differ, the
         #: common case). An odd value's __eq__ may then run and raise: such a function
         #: hands the message to a fallback generated without this shortcut.
         self.optimistic = optimistic
         self.used_optimistic = False
         self.convert_strings = convert_strings
-        self.handlers = HANDLERS[dialect.name]
+        self.handlers = table.handlers
         self.consts: list[object] = []
         self.const_index: dict[object, str] = {}
         self.temps = 0
@@ -154,8 +154,11 @@ class _Gen:
     def emit(self, mode: str, node: n.Expr) -> str:
         if node.depth >= _SPLIT_HEIGHT and node.depth % _SPLIT_HEIGHT == 0:
             return self._split(mode, node)
-        handler = self.handlers[type(node)][mode]
-        return handler(self, node)
+        handlers = self.handlers.get(type(node))
+        if handlers is None:
+            # Only a tree from another model's grammar gets here (see ModelTable.absent).
+            raise NotImplementedError(f"{type(node).__name__} is not part of this value model")
+        return handlers[mode](self, node)
 
     def _split(self, mode: str, node: n.Expr) -> str:
         outer = self.scope
@@ -535,10 +538,6 @@ def _via(logic: Callable[[Any], n.Expr], mode: str) -> Callable[[_Gen, Any], str
     return lambda g, node: g.emit(mode, logic(node))
 
 
-def _unsupported(g: _Gen, node: n.Expr) -> str:
-    raise NotImplementedError(f"{type(node).__name__} is not supported by this dialect")
-
-
 Handlers = dict[str, Callable[[_Gen, Any], str]]
 
 _LITERAL: Handlers = {
@@ -569,13 +568,10 @@ _HANDLERS: dict[type[n.Node], dict[str, Callable[[_Gen, Any], str]]] = {
     n.Not: _condition(_not_truth, _not_falsity, _not_tri),
     n.And: (_AND := _condition(_and_truth, _and_falsity, _and_tri)),
     n.Or: (_OR := _condition(_or_truth, _or_falsity, _or_tri)),
-    n.StringTest: _condition(_unsupported, _unsupported, _unsupported),
-    n.Call: {**_condition(_unsupported, _unsupported, _unsupported), "value": _unsupported},
-    n.XQuery: _condition(_unsupported, _unsupported, _unsupported),
 }
 
 
-# -- the rocketmq dialect: string properties converted to the literal's type -------------
+# -- the rocketmq model: string properties converted to the literal's type ---------------
 # Every operation is a call into semantics/rocketmq.py, whose conversions may raise
 # `Undelivered` as the broker throws; the generated function's handler turns that into
 # "not delivered" for the whole message, as the broker does.
@@ -647,7 +643,7 @@ _ROCKETMQ_HANDLERS: dict[type[n.Node], Handlers] = {
     n.StringTest: _from_tri(_rmq_string_test_tri),
 }
 
-# -- the activemq dialect: ActiveMQ 5.17 with Java types ----------------------------------
+# -- the activemq model: ActiveMQ 5.17 with Java types ------------------------------------
 # Operands are evaluated in ActiveMQ's order and as lazily as it does: arithmetic and
 # `< <= > >=` skip their right operand when the left one is NULL, `=` evaluates both.
 # `matches` follows BooleanExpression.matches (AND and OR short-circuit on "not TRUE"),
@@ -758,29 +754,50 @@ _ACTIVEMQ_HANDLERS: dict[type[n.Node], Handlers] = {
 }
 
 
-#: Node handlers of each SQL dialect.
-HANDLERS: dict[str, dict[type[n.Node], Handlers]] = {
-    "jms": _HANDLERS,
-    "rocketmq": _ROCKETMQ_HANDLERS,
-    "activemq": _ACTIVEMQ_HANDLERS,
-}
+@dataclass(frozen=True, slots=True)
+class ModelTable:
+    """How this backend lowers one value model: a handler per node class and mode."""
+
+    #: Node class -> {mode: handler} for every node class the model's grammars build.
+    handlers: Mapping[type[n.Node], Handlers]
+    #: Node classes deliberately without handlers: no grammar of this model builds them
+    #: (its switches leave out the syntax), so the checked tree never holds one.
+    absent: frozenset[type[n.Node]]
+    #: Test equality before the value's class (see `_Gen.optimistic`): only where the
+    #: value rules make a failed shortcut fall back to the same answer.
+    optimistic: bool = False
+
+
+def _table(
+    handlers: Mapping[type[n.Node], Handlers], absent: set[type[n.Node]], optimistic: bool = False
+) -> ModelTable:
+    kept = MappingProxyType({k: h for k, h in handlers.items() if k not in absent})
+    return ModelTable(kept, frozenset(absent), optimistic)
+
+
+#: The lowering table of each SQL value model (the tag dialects do not use this backend).
+TABLES: Mapping[ValueModel, ModelTable] = MappingProxyType({
+    ValueModel.JMS: _table(_HANDLERS, {n.StringTest, n.Call, n.XQuery}, optimistic=True),
+    ValueModel.ROCKETMQ: _table(_ROCKETMQ_HANDLERS, {n.Arith, n.Like, n.Call, n.XQuery}),
+    ValueModel.ACTIVEMQ: _table(_ACTIVEMQ_HANDLERS, {n.StringTest}),
+})
 
 
 def generate(
-    tree: n.Expr, dialect: Grammar, mode: str, default: str | None = None,
+    tree: n.Expr, model: ValueModel, mode: str, default: str | None = None,
     convert_strings: bool = False,
 ) -> tuple[str, tuple[object, ...]]:
     """The source of one function (`matches` for mode "truth", `evaluate` for "tri")
     and the constants its `_bind` takes. `default` is what it returns when evaluation
     raises (the exception is `_e`): by default FALSE for `matches`, UNKNOWN for
     `evaluate`."""
-    optimistic = default is None and dialect.name == "jms"
-    gen = _Gen(dialect, convert_strings, optimistic)
+    table = TABLES[model]
+    gen = _Gen(table, convert_strings, optimistic=default is None and table.optimistic)
     gen.count_uses(tree)
     name, fallback = ("matches", "False") if mode == "truth" else ("evaluate", "None")
     expression = gen.emit(mode, tree)
     if gen.used_optimistic:
-        careful = _Careful(tree, dialect, mode)
+        careful = _Careful(tree, model, mode)
         fallback = f"{gen.const(careful, ('careful', mode))}(m)"
     body = gen.function(name, expression, default or fallback)
     params = ", ".join(f"K{i}" for i in range(len(gen.consts)))
@@ -792,14 +809,14 @@ class _Careful:
     """The function a shortcut-taking evaluator falls back to when evaluation raises,
     generated (once, on first use) without shortcuts."""
 
-    def __init__(self, tree: n.Expr, dialect: Grammar, mode: str) -> None:
-        self.tree, self.dialect, self.mode = tree, dialect, mode
+    def __init__(self, tree: n.Expr, model: ValueModel, mode: str) -> None:
+        self.tree, self.model, self.mode = tree, model, mode
         self.function: Callable[[Any], Any] | None = None
 
     def __call__(self, message: Any) -> Any:
         if self.function is None:
             default = "False" if self.mode == "truth" else "None"
-            self.function, _ = compile_function(self.tree, self.dialect, self.mode,
+            self.function, _ = compile_function(self.tree, self.model, self.mode,
                                                 default=default)
         return self.function(message)
 
@@ -812,7 +829,7 @@ def build(source: str, consts: tuple[object, ...]) -> Any:
 
 
 def compile_function(
-    tree: n.Expr | None, dialect: Grammar, mode: str, *, default: str | None = None,
+    tree: n.Expr | None, model: ValueModel, mode: str, *, default: str | None = None,
     convert_strings: bool = False,
 ) -> tuple[Callable[[Any], Any], str]:
     """The evaluator of a checked tree and its source: `matches` for mode "truth",
@@ -821,7 +838,7 @@ def compile_function(
     `EvaluationFailure`)."""
     if tree is None:
         return _always_true, ""
-    source, consts = generate(tree, dialect, mode, default, convert_strings)
+    source, consts = generate(tree, model, mode, default, convert_strings)
     function: Callable[[Any], Any] = build(source, consts)
     return function, source
 
