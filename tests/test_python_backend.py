@@ -12,7 +12,6 @@ from msgfilter.backends import python as backend
 from msgfilter.semantics.model import ValueModel
 from msgfilter.syntax import nodes
 
-
 SQL_DIALECTS = [d for d in dialects.all_dialects() if d.grammar is not None]
 
 # One expression per node class that a grammar may leave out: compiling it in a dialect
