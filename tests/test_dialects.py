@@ -8,7 +8,7 @@ import pytest
 
 import msgfilter
 from msgfilter import dialects
-from msgfilter.broker import JmsSelectorConfig, expression_dialect
+from msgfilter.broker import JmsSelectorConfig, expression_dialect, rocketmq_dialect
 from msgfilter.broker.errors import FilterConfigError
 from msgfilter.cli import _parser
 from msgfilter.engine import DIALECTS
@@ -28,6 +28,7 @@ SAMPLES = {
 def test_the_registry_holds_the_five_dialects() -> None:
     assert dialects.names() == ("jms", "rocketmq", "activemq", "rocketmq-tag", "pulsar-tag")
     assert dialects.DEFAULT == "jms"
+    assert len(set(dialects.names())) == len(dialects.all_dialects())  # each name once
     assert [d.model for d in dialects.all_dialects()] == list(ValueModel)
     for d in dialects.all_dialects():
         assert dialects.get(d.name) is d
@@ -87,3 +88,10 @@ def test_the_broker_names_dialects_through_the_registry() -> None:
     for refused in ("activemq", "pulsar-tag", "nope"):
         with pytest.raises(FilterConfigError, match=r"not a selector dialect \(jms, rocketmq\)"):
             JmsSelectorConfig(dialect=refused)
+
+
+def test_rocketmq_expression_types_name_registered_dialects() -> None:
+    for expression_type in (None, "", "TAG", "SQL92"):
+        assert rocketmq_dialect(expression_type) in dialects.names()
+    with pytest.raises(msgfilter.FilterError, match="TAG or SQL92"):
+        rocketmq_dialect("tag")

@@ -107,7 +107,6 @@ _DIALECTS: tuple[Dialect, ...] = (
 )
 
 _BY_NAME: MappingProxyType[str, Dialect] = MappingProxyType({d.name: d for d in _DIALECTS})
-assert len(_BY_NAME) == len(_DIALECTS), "a dialect name is registered twice"
 
 #: The name `compile` uses when given none.
 DEFAULT = "jms"
