@@ -162,7 +162,7 @@ class JmsSelectorConfig(FilterConfig):
     expression_type_key: str = FILTER_EXPRESSION_TYPE
 
     def validate(self) -> None:
-        found = dialects.by_name().get(self.dialect)
+        found = dialects.by_name().get(self.dialect) if isinstance(self.dialect, str) else None
         if found is None or found.model not in _SELECTOR_MODELS:
             known = (d.name for d in dialects.all_dialects() if d.model in _SELECTOR_MODELS)
             raise FilterConfigError(
