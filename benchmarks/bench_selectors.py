@@ -20,7 +20,8 @@ from typing import Any
 import rule_engine
 
 import msgfilter
-from msgfilter.selector import SelectorFilter
+from msgfilter import dialects
+from msgfilter.limits import DEFAULT_LIMITS
 
 Message = dict[str, Any]
 
@@ -194,7 +195,8 @@ def main() -> None:
         CASES[-3][0] + " AND name LIKE 'ord\\_%' ESCAPE '\\'"
         " AND (discount IS NULL OR qty * price >= 100.0)"
     )
-    cold = best_of(50, lambda: SelectorFilter(text))
+    build = dialects.get("jms").build  # the compiler itself, bypassing the cache
+    cold = best_of(50, lambda: build(text, DEFAULT_LIMITS))
     msgfilter.compile(text)
     n = 100_000
     cached = best_of(5, lambda: [msgfilter.compile(text) for _ in range(n)]) / n

@@ -20,14 +20,18 @@ from hypothesis import strategies as st
 
 import msgfilter
 import msgfilter.arrow as ma
+from msgfilter import dialects
 from msgfilter.backends import arrow as backend
-from msgfilter.dialects import JMS
 from msgfilter.errors import FilterError
 from msgfilter.selector import SelectorFilter
 from msgfilter.semantics import values as v
 from msgfilter.semantics.like import compile_like
 from msgfilter.syntax import nodes as n
 from msgfilter.syntax.unparse import unparse
+
+# The grammar switches of the dialect (from the registry).
+JMS = dialects.get("jms").grammar
+assert JMS is not None
 
 LONG_MIN, LONG_MAX = -(2**63), 2**63 - 1
 INTS = [0, 1, -1, 2, -2, 3, 7, -7, 10, 2**31 - 1, 2**31, 2**53 + 1, LONG_MAX, LONG_MIN]

@@ -16,10 +16,14 @@ from hypothesis import strategies as st
 
 import msgfilter
 import msgfilter.arrow as ma
-from msgfilter.dialects import ROCKETMQ
+from msgfilter import dialects
 from msgfilter.errors import FilterError
 from msgfilter.syntax import nodes as n
 from msgfilter.syntax.unparse import unparse
+
+# The grammar switches of the dialect (from the registry).
+ROCKETMQ = dialects.get("rocketmq").grammar
+assert ROCKETMQ is not None
 
 # Strings as brokers carry them, chosen around Java's parsers: Integer.valueOf (signs,
 # leading zeros, digits of other scripts, the int and long bounds), Double.valueOf

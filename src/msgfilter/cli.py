@@ -8,16 +8,18 @@ import sys
 from collections.abc import Iterator, Sequence
 from typing import Any, TextIO
 
-from . import __version__
-from .engine import DIALECTS, compile
+from . import __version__, dialects
+from .engine import compile
 from .errors import FilterError
 from .filter import Filter
 
 
 def _add_expression(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("expression", help="the filter expression")
+    known = "; ".join(f"{d.name}: {d.summary}" for d in dialects.all_dialects())
     parser.add_argument(
-        "-d", "--dialect", default="jms", choices=sorted(DIALECTS), help="default: jms"
+        "-d", "--dialect", default=dialects.DEFAULT, choices=sorted(dialects.names()),
+        help=f"{known} (default: {dialects.DEFAULT})",
     )
 
 

@@ -1,64 +1,139 @@
-"""What each SQL-like dialect allows and how it types values.
+"""The dialect registry: every dialect msgfilter knows, each registered once, here.
 
-One grammar serves every dialect (syntax/selector.lark); these frozen records switch its
-features on and off in the lexer, the builder and the checker, and name the value rules
-the backends apply.
+A `Dialect` names its grammar switches (SQL-like dialects; None for the tag dialects), its
+value model (what every backend lowers it by) and the factory that builds its filters.
+`msgfilter.compile`, the broker built-ins, the command line and the testing package look
+dialects up here; nothing else names them.
+
+This module sits above `selector` and `tags` (it names their factories) and below
+`engine`; no module under it imports it, so the registry closes no import cycle.
 """
 
 from __future__ import annotations
 
-from .errors import FilterError
-from .syntax.grammar import Grammar
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import partial
+from types import MappingProxyType
+from typing import Any
 
-Dialect = Grammar
+from .errors import FilterError
+from .filter import Filter
+from .limits import Limits
+from .selector import SelectorFilter
+from .semantics.model import ValueModel
+from .syntax.grammar import Grammar
+from .tags import pulsar as pulsar_tags
+from .tags import rocketmq as rocketmq_tags
+
+#: How a dialect builds the filter of one text: `build(text, limits)`.
+Factory = Callable[[str, Limits], Filter]
+
+
+@dataclass(frozen=True, slots=True)
+class Dialect:
+    """One dialect: its name, what it parses, how it types values, how it is built."""
+
+    #: The name `msgfilter.compile(text, dialect=...)` takes.
+    name: str
+    #: One line for the command line's help and the docs.
+    summary: str
+    #: How the dialect types, converts and compares values: what each backend lowers by.
+    model: ValueModel
+    #: Builds the filter of one text (raises FilterError for text the dialect rejects).
+    build: Factory
+    #: The grammar switches of an SQL-like dialect; None for a tag dialect.
+    grammar: Grammar | None = None
 
 
 _SQL92_KEYWORDS = frozenset(
     {"NOT", "AND", "OR", "BETWEEN", "LIKE", "IN", "IS", "ESCAPE", "NULL", "TRUE", "FALSE"}
 )
 
-JMS = Dialect(name="jms", keywords=_SQL92_KEYWORDS)
 
-ROCKETMQ = Dialect(
-    name="rocketmq",
-    keywords=(_SQL92_KEYWORDS - {"LIKE", "ESCAPE"}) | {"CONTAINS", "STARTSWITH", "ENDSWITH"},
-    tight_not=True,
-    arithmetic=False,
-    string_tests=True,
-    hex_octal=False,
-    unicode_identifiers=False,
-    comments=True,
-    line_comment_needs_eol=True,
-    dangling_comment_ends=True,
-    empty_matches_all=False,
-    fold_negation=False,
-    boolean_literal_check=True,
-    between_bounds_check=True,
-    finite_literals=True,
+def _sql(name: str, summary: str, model: ValueModel, **switches: Any) -> Dialect:
+    """An SQL-like dialect: the one selector grammar under `switches`, filters built by
+    `SelectorFilter`."""
+    grammar = Grammar(name=name, **switches)
+    build = partial(SelectorFilter, dialect=name, grammar=grammar, model=model)
+    return Dialect(name, summary, model, build, grammar)
+
+
+_DIALECTS: tuple[Dialect, ...] = (
+    _sql(
+        "jms", "JMS 2.0 message selectors", ValueModel.JMS,
+        keywords=_SQL92_KEYWORDS,
+    ),
+    _sql(
+        "rocketmq", "RocketMQ's SQL92 filter", ValueModel.ROCKETMQ,
+        keywords=(_SQL92_KEYWORDS - {"LIKE", "ESCAPE"}) | {"CONTAINS", "STARTSWITH", "ENDSWITH"},
+        tight_not=True,
+        arithmetic=False,
+        string_tests=True,
+        hex_octal=False,
+        unicode_identifiers=False,
+        comments=True,
+        line_comment_needs_eol=True,
+        dangling_comment_ends=True,
+        empty_matches_all=False,
+        fold_negation=False,
+        boolean_literal_check=True,
+        between_bounds_check=True,
+        finite_literals=True,
+    ),
+    _sql(
+        "activemq", "ActiveMQ Classic 5.17's selectors, quirks and Java types",
+        ValueModel.ACTIVEMQ,
+        keywords=_SQL92_KEYWORDS | {"XPATH", "XQUERY"},
+        tight_not=True,
+        modulo=True,
+        functions=True,
+        unicode_identifiers=False,
+        comments=True,
+        line_comment_needs_eol=True,
+        empty_matches_all=False,
+        fold_negation=False,
+        escape_utf16=True,
+        boolean_literal_check=True,
+        max_exact=None,
+    ),
+    # A tag filter class is its dialect: it is also built directly (not only through
+    # `compile`), so the class module holds the name and the model it stamps on filters.
+    Dialect(
+        rocketmq_tags.DIALECT, "RocketMQ tag expressions (TagA || TagB)", rocketmq_tags.MODEL,
+        rocketmq_tags.RocketMQTagFilter,
+    ),
+    Dialect(
+        pulsar_tags.DIALECT, "Pulsar anytag / alltag tag filters", pulsar_tags.MODEL,
+        pulsar_tags.PulsarTagFilter.from_text,
+    ),
 )
 
-ACTIVEMQ = Dialect(
-    name="activemq",
-    keywords=_SQL92_KEYWORDS | {"XPATH", "XQUERY"},
-    tight_not=True,
-    modulo=True,
-    functions=True,
-    unicode_identifiers=False,
-    comments=True,
-    line_comment_needs_eol=True,
-    empty_matches_all=False,
-    fold_negation=False,
-    escape_utf16=True,
-    boolean_literal_check=True,
-    max_exact=None,
-)
+_BY_NAME: MappingProxyType[str, Dialect] = MappingProxyType({d.name: d for d in _DIALECTS})
 
-SQL_DIALECTS: dict[str, Dialect] = {d.name: d for d in (JMS, ROCKETMQ, ACTIVEMQ)}
+#: The name `compile` uses when given none.
+DEFAULT = "jms"
 
 
-def sql_dialect(name: str) -> Dialect:
-    """The SQL-like dialect called `name`."""
+def get(name: str) -> Dialect:
+    """The dialect called `name`; FilterError naming the known dialects otherwise."""
     try:
-        return SQL_DIALECTS[name]
-    except KeyError:
-        raise FilterError(f"unknown selector dialect {name!r}") from None
+        return _BY_NAME[name]
+    except (KeyError, TypeError):
+        known = ", ".join(sorted(_BY_NAME))
+        raise FilterError(f"unknown dialect {name!r} (known: {known})") from None
+
+
+def names() -> tuple[str, ...]:
+    """Every dialect's name, in registration order (`jms` first)."""
+    return tuple(_BY_NAME)
+
+
+def all_dialects() -> tuple[Dialect, ...]:
+    """Every dialect, in registration order."""
+    return _DIALECTS
+
+
+def by_name() -> MappingProxyType[str, Dialect]:
+    """A read-only view: dialect name -> `Dialect`."""
+    return _BY_NAME

@@ -3,46 +3,18 @@
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
 from typing import NamedTuple
 
 from cachetools import LRUCache
 
+from . import dialects
 from .errors import FilterError
-from .filter import Filter
+from .filter import Filter, register_compiler
 from .limits import DEFAULT_LIMITS, Limits
 
-Factory = Callable[[str, str, Limits], Filter]
-
-
-def _selector(text: str, dialect: str, limits: Limits) -> Filter:
-    from .selector import SelectorFilter
-
-    return SelectorFilter(text, dialect, limits)
-
-
-def _rocketmq_tag(text: str, dialect: str, limits: Limits) -> Filter:
-    from .tags import RocketMQTagFilter
-
-    built: Filter = RocketMQTagFilter(text, limits)
-    return built
-
-
-def _pulsar_tag(text: str, dialect: str, limits: Limits) -> Filter:
-    from .tags import PulsarTagFilter
-
-    built: Filter = PulsarTagFilter.from_text(text, limits)
-    return built
-
-
-#: Dialect name -> how to build its filters. Modules load on first use.
-DIALECTS: dict[str, Factory] = {
-    "jms": _selector,
-    "rocketmq": _selector,
-    "activemq": _selector,
-    "rocketmq-tag": _rocketmq_tag,
-    "pulsar-tag": _pulsar_tag,
-}
+#: Dialect name -> its `msgfilter.dialects.Dialect` (a read-only view of the registry,
+#: which is where dialects are registered; this name stays for older imports).
+DIALECTS = dialects.by_name()
 
 #: Default number of compiled filters kept (most recently used).
 CACHE_SIZE = 4096
@@ -60,7 +32,9 @@ class CacheInfo(NamedTuple):
     currsize: int
 
 
-def compile(text: str, dialect: str = "jms", *, limits: Limits | None = None) -> Filter:
+def compile(
+    text: str, dialect: str = dialects.DEFAULT, *, limits: Limits | None = None
+) -> Filter:
     """The filter for `text` in `dialect`, compiled once and then served from the cache.
 
     Raises `FilterSyntaxError`, `FilterTypeError` or `FilterLimitError` (all
@@ -77,14 +51,13 @@ def compile(text: str, dialect: str = "jms", *, limits: Limits | None = None) ->
             _hits += 1
             return found
         _misses += 1
-    factory = DIALECTS.get(dialect)
-    if factory is None:
-        known = ", ".join(sorted(DIALECTS))
-        raise FilterError(f"unknown dialect {dialect!r} (known: {known})")
-    built = factory(text, dialect, key[2])
+    built = dialects.get(dialect).build(text, key[2])
     with _lock:
         # Another thread may have built the same filter meanwhile: keep one of them.
         return _cache.setdefault(key, built)
+
+
+register_compiler(compile)
 
 
 def cache_info() -> CacheInfo:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pickle
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 from typing import Any, NoReturn
@@ -100,10 +101,12 @@ class Filter(ABC):
         return hash((self.dialect, self._key()))
 
     def __reduce__(self) -> tuple[Any, ...]:
-        from .engine import compile as compile_filter
-
+        # No import of the compiler here: it registered itself (`register_compiler`).
+        compiler = _compiler
+        if compiler is None:  # pragma: no cover - msgfilter/__init__ imports the engine
+            raise pickle.PicklingError("msgfilter.engine is not loaded: no compiler to name")
         if self.limits == DEFAULT_LIMITS:
-            return (compile_filter, (self.text, self.dialect))
+            return (compiler, (self.text, self.dialect))
         return (_rebuild, (self.text, self.dialect, self.limits))
 
     def __copy__(self) -> Filter:
@@ -113,7 +116,21 @@ class Filter(ABC):
         return self
 
 
-def _rebuild(text: str, dialect: str, limits: Limits) -> Filter:
-    from .engine import compile as compile_filter
+#: The compiler a pickled filter is rebuilt by (`msgfilter.engine.compile`, cached).
+#: The engine is built on `Filter`, so it registers itself here when it is imported
+#: rather than this module importing it back: pickling closes no import cycle.
+_compiler: Callable[..., Filter] | None = None
 
-    return compile_filter(text, dialect, limits=limits)
+
+def register_compiler(compiler: Callable[..., Filter]) -> None:
+    """Make `compiler(text, dialect, limits=...)` what unpickling rebuilds filters by."""
+    global _compiler
+    _compiler = compiler
+
+
+def _rebuild(text: str, dialect: str, limits: Limits) -> Filter:
+    """Unpickle a filter compiled under non-default limits."""
+    compiler = _compiler
+    if compiler is None:  # pragma: no cover - msgfilter/__init__ imports the engine
+        raise pickle.UnpicklingError("msgfilter.engine is not loaded: no compiler to use")
+    return compiler(text, dialect, limits=limits)

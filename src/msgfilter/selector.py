@@ -6,59 +6,71 @@ from __future__ import annotations
 from typing import Any
 
 from .backends.python import compile_function
-from .dialects import Dialect, sql_dialect
 from .errors import EvaluationFailure, FilterPositionError, FilterSyntaxError
 from .filter import Filter
 from .limits import DEFAULT_LIMITS, Limits
 from .semantics.check import check
 from .semantics.model import ValueModel
 from .syntax import nodes as n
+from .syntax.grammar import Grammar
 from .syntax.parser import parse
 from .syntax.unparse import unparse
 
 
 class SelectorFilter(Filter):
     """A selector compiled through the whole pipeline: text -> tokens -> AST ->
-    checked AST -> generated Python evaluator."""
+    checked AST -> generated Python evaluator.
 
-    __slots__ = ("_outcome", "_source", "convert_strings", "sql_dialect", "tree")
+    The dialect registry (`msgfilter.dialects`) builds one for each SQL-like dialect,
+    giving it the dialect's name, grammar and value model; `msgfilter.compile` is the
+    way to get one.
+    """
+
+    __slots__ = ("_outcome", "_source", "convert_strings", "grammar", "tree")
 
     #: The checked AST (None for the empty selector, which matches everything).
     tree: n.Expr | None
-    #: The dialect's feature record.
-    sql_dialect: Dialect
+    #: The dialect's grammar switches.
+    grammar: Grammar
     #: ActiveMQ's `convert_string_expressions:` prefix was given.
     convert_strings: bool
     _source: str
     _outcome: dict[str, Any]
 
-    def __init__(self, text: str, dialect: str = "jms", limits: Limits = DEFAULT_LIMITS) -> None:
-        record = sql_dialect(dialect)
-        convert = record.functions and text.startswith(CONVERT_PREFIX)
+    def __init__(
+        self,
+        text: str,
+        limits: Limits = DEFAULT_LIMITS,
+        *,
+        dialect: str,
+        grammar: Grammar,
+        model: ValueModel,
+    ) -> None:
+        convert = grammar.functions and text.startswith(CONVERT_PREFIX)
         # ActiveMQ's prefix turns on string conversion; blanking it keeps offsets right.
         body = " " * len(CONVERT_PREFIX) + text[len(CONVERT_PREFIX):] if convert else text
         try:
-            tree = parse(body, record, limits)
-            if tree is None and not record.empty_matches_all:
+            tree = parse(body, grammar, limits)
+            if tree is None and not grammar.empty_matches_all:
                 raise FilterSyntaxError("empty expression", body, len(body), ("an expression",))
             if tree is not None:
-                tree = check(tree, body, record)
+                tree = check(tree, body, grammar)
         except FilterPositionError as error:
             if not convert:
                 raise
             raise _with_text(error, text) from None
-        matches, self_source = compile_function(tree, record, "truth", convert_strings=convert)
+        matches, self_source = compile_function(tree, model, "truth", convert_strings=convert)
         super().__init__(
             text,
-            record.name,
+            dialect,
             frozenset() if tree is None else n.identifiers(tree),
             matches,
             self._first_evaluate,
             limits,
-            model=_MODELS[record.name],
+            model=model,
         )
         for name, value in (
-            ("tree", tree), ("sql_dialect", record), ("_source", self_source),
+            ("tree", tree), ("grammar", grammar), ("_source", self_source),
             ("convert_strings", convert), ("_outcome", {}),
         ):
             object.__setattr__(self, name, value)
@@ -68,7 +80,7 @@ class SelectorFilter(Filter):
         # compiling both would double the cost of a cold compile. Building it twice in a
         # race is harmless; the attribute then holds the compiled function itself.
         evaluate, _ = compile_function(
-            self.tree, self.sql_dialect, "tri", convert_strings=self.convert_strings
+            self.tree, self.model, "tri", convert_strings=self.convert_strings
         )
         object.__setattr__(self, "evaluate", evaluate)
         result: bool | None = evaluate(message)
@@ -92,7 +104,7 @@ class SelectorFilter(Filter):
             if self.tree is None:
                 return True
             function, _ = compile_function(
-                self.tree, self.sql_dialect, mode, default="_failed(_e)",
+                self.tree, self.model, mode, default="_failed(_e)",
                 convert_strings=self.convert_strings,
             )
             self._outcome[mode] = function
@@ -102,8 +114,13 @@ class SelectorFilter(Filter):
     def source(self) -> str:
         """The generated Python source of both evaluators (for `msgfilter explain`)."""
         return self._source + compile_function(
-            self.tree, self.sql_dialect, "tri", convert_strings=self.convert_strings
+            self.tree, self.model, "tri", convert_strings=self.convert_strings
         )[1]
+
+    @property
+    def sql_dialect(self) -> Grammar:
+        """The dialect's grammar switches (the older name of `grammar`)."""
+        return self.grammar
 
     def explain(self) -> str:
         lines = [super().explain()]
@@ -117,14 +134,11 @@ class SelectorFilter(Filter):
         if self.tree is None:
             return ""
         prefix = CONVERT_PREFIX if self.convert_strings else ""
-        return prefix + unparse(self.tree, self.sql_dialect)
+        return prefix + unparse(self.tree, self.grammar)
 
     def _key(self) -> object:
         return (self.tree, self.convert_strings)
 
-
-# Interim: the dialect registry will carry the model (issue 12).
-_MODELS = {"jms": ValueModel.JMS, "rocketmq": ValueModel.ROCKETMQ, "activemq": ValueModel.ACTIVEMQ}
 
 #: ActiveMQ's selector prefix that turns on string-to-number conversion in comparisons.
 CONVERT_PREFIX = "convert_string_expressions:"

@@ -15,14 +15,15 @@ from typing import Any, Generic, TypeVar
 
 from cachetools import LRUCache
 
+from .. import dialects
 from ..batch import BatchMode
-from ..engine import DIALECTS
 from ..engine import compile as compile_filter
 from ..errors import FilterError
 from ..filter import Filter
 from ..jsmtype import JsmTypeError, decode_properties, jms_destination
 from ..message import Message
-from ..tags import message_tag_code, pulsar_tag_filter
+from ..semantics.model import ValueModel
+from ..tags import RocketMQTagFilter, message_tag_code, pulsar_tag_filter
 from .config import FilterConfig
 from .context import Entry, FilterContext
 from .errors import FilterConfigError
@@ -53,7 +54,13 @@ ROCKETMQ_EXPRESSION_TYPE = "rocketmq.expression.type"
 ANYTAG_PREFIX = "anytag"
 ALLTAG_PREFIX = "alltag"
 
-_SELECTOR_DIALECTS = ("jms", "rocketmq")
+#: The value models of the dialects a `JmsSelectorConfig.dialect` may name.
+_SELECTOR_MODELS = frozenset({ValueModel.JMS, ValueModel.ROCKETMQ})
+#: PIP-419 expression types that are not msgfilter dialect names (compared in any case).
+_PIP419_TYPES = {"": dialects.DEFAULT, "SQL92": dialects.DEFAULT}
+#: RocketMQ's expression types (``ExpressionType``, compared exactly as RocketMQ does)
+#: and the dialect of each.
+_ROCKETMQ_TYPES = {"": "rocketmq-tag", "TAG": "rocketmq-tag", "SQL92": "rocketmq"}
 
 K = TypeVar("K", bound=Hashable)
 V = TypeVar("V")
@@ -91,11 +98,14 @@ def expression_dialect(type_name: str | None) -> str:
     ``SQL92`` (any case), None or "" is the ``jms`` dialect; any dialect name that
     `msgfilter.compile` knows stands for itself. Raises FilterError otherwise.
     """
-    if type_name is None or type_name == "" or type_name.upper() == "SQL92":
-        return "jms"
-    if type_name in DIALECTS:
+    if type_name is None:
+        return dialects.DEFAULT
+    alias = _PIP419_TYPES.get(type_name.upper())
+    if alias is not None:
+        return alias
+    if type_name in dialects.by_name():
         return type_name
-    known = ", ".join(["SQL92", *sorted(DIALECTS)])
+    known = ", ".join(["SQL92", *sorted(dialects.names())])
     raise FilterError(f"unknown expression type {type_name!r} (known: {known})")
 
 
@@ -144,7 +154,7 @@ class JmsSelectorConfig(FilterConfig):
       style expression and its type (``SQL92`` or a msgfilter dialect name).
     """
 
-    dialect: str = "jms"
+    dialect: str = dialects.DEFAULT
     batch_mode: BatchMode = BatchMode.ANY
     on_invalid_selector: FilterResult = FilterResult.RESCHEDULE
     typed_properties: bool = True
@@ -152,10 +162,12 @@ class JmsSelectorConfig(FilterConfig):
     expression_type_key: str = FILTER_EXPRESSION_TYPE
 
     def validate(self) -> None:
-        if self.dialect not in _SELECTOR_DIALECTS:
+        found = dialects.by_name().get(self.dialect) if isinstance(self.dialect, str) else None
+        if found is None or found.model not in _SELECTOR_MODELS:
+            known = (d.name for d in dialects.all_dialects() if d.model in _SELECTOR_MODELS)
             raise FilterConfigError(
                 f"JmsSelectorConfig.dialect: {self.dialect!r} is not a selector dialect "
-                f"({', '.join(_SELECTOR_DIALECTS)})"
+                f"({', '.join(known)})"
             )
         if not self.expression_key or not self.expression_type_key:
             raise FilterConfigError("JmsSelectorConfig: property keys must not be empty")
@@ -354,7 +366,8 @@ class JmsSelectorFilter(EntryFilter):
             if expression is not None:
                 dialect = expression_dialect(_text(expression_type) or None)
                 f = compile_filter(_text(expression), dialect)
-                checks.append(_Check(f, typed and dialect == "jms"))
+                # Only the JMS value model reads pulsar-jms's typed view.
+                checks.append(_Check(f, typed and f.model is ValueModel.JMS))
             consumer_text = _text(consumer_selector)
             consumer = (
                 _Check(compile_filter(consumer_text, cfg.dialect), typed)
@@ -482,7 +495,7 @@ class PulsarTagEntryFilter(EntryFilter):
         def build() -> Filter:
             built = pulsar_tag_filter(dict(items))  # type: ignore[arg-type]
             # Through the engine's cache, so equal tag sets share one compiled filter.
-            return compile_filter(built.unparse(), "pulsar-tag")
+            return compile_filter(built.unparse(), built.dialect)
 
         if strict:
             return build()
@@ -558,10 +571,9 @@ def rocketmq_dialect(expression_type: str | None) -> str:
     ``rocketmq`` dialect; both exact-case, as RocketMQ compares them. Raises FilterError
     for any other type.
     """
-    if expression_type is None or expression_type in ("", "TAG"):
-        return "rocketmq-tag"
-    if expression_type == "SQL92":
-        return "rocketmq"
+    found = _ROCKETMQ_TYPES.get("" if expression_type is None else expression_type)
+    if found is not None:
+        return found
     raise FilterError(f"unknown RocketMQ expression type {expression_type!r} (TAG or SQL92)")
 
 
@@ -615,8 +627,8 @@ class RocketMQEntryFilter(EntryFilter):
                 return self.config.on_invalid
             if f is None:
                 return None
-            if f.dialect == "rocketmq-tag" and not self.config.exact_tags:
-                by_code: Callable[[int | None], bool] = f.matches_code  # type: ignore[attr-defined]
+            if isinstance(f, RocketMQTagFilter) and not self.config.exact_tags:
+                by_code = f.matches_code
                 return lambda message: by_code(message_tag_code(message))
             return f.matches
 

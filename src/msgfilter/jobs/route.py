@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from .. import dialects
 from ..engine import compile as compile_filter
 from ..errors import FilterError
 from ..filter import Filter
@@ -130,7 +131,7 @@ def load_subscriptions(path: Path) -> list[Subscription]:
         unknown = set(entry) - {"name", "dialect", "expression"}
         if unknown:
             raise RouteError(f"{where}: unknown keys {sorted(unknown)}")
-        name, dialect = entry.get("name"), entry.get("dialect", "jms")
+        name, dialect = entry.get("name"), entry.get("dialect", dialects.DEFAULT)
         expression = entry.get("expression", "")
         if not isinstance(name, str) or not name.strip() or not name.isprintable():
             raise RouteError(f"{where}: `name` must be a non-empty printable string")

@@ -25,10 +25,6 @@ class LikePattern:
 
     segments: tuple[Segment, ...]
 
-    @property
-    def has_wildcards(self) -> bool:
-        return len(self.segments) > 1 or any(None in s for s in self.segments)
-
 
 def parse_like(pattern: str, escape: str | None) -> LikePattern:
     """Split `pattern` into segments; `escape` followed by `_`, `%` or itself is literal,

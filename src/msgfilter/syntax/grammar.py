@@ -14,8 +14,11 @@ _LONG_MAX = 2**63 - 1
 @dataclass(frozen=True, slots=True)
 class Grammar:
     """What one selector dialect's grammar allows: switches read by the lexer, the builder
-    and the static checks. The dialect registry (`msgfilter.dialects`) owns the instances."""
+    and the static checks. The dialect registry (`msgfilter.dialects`) owns the instances.
 
+    Equal records mean the same grammar: the parser cache shares one parser between them."""
+
+    #: The dialect's name, as error messages say it.
     name: str
     #: Words that are keywords (case-insensitive, ASCII letters) and never identifiers.
     keywords: frozenset[str]

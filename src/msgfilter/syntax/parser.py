@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from importlib.resources import files
 from typing import Any, cast
 
+from cachetools import LRUCache
 from lark import Lark, Token
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken, VisitError
 from lark.lexer import Lexer
@@ -46,25 +47,50 @@ class _PassThrough(Lexer):
 
 
 _GRAMMAR = files(__package__).joinpath("selector.lark").read_text(encoding="utf-8")
-_parsers: dict[tuple[Grammar, Limits], Lark] = {}
-_lock = threading.Lock()
+
+#: Parsers kept, most recently used. A parser is the LALR tables (about 27 ms to build)
+#: with its Builder: one per grammar and per limit the builder reads. Few are ever live
+#: (three SQL grammars, usually one Limits), and a caller cycling through many Limits
+#: must not grow memory without bound.
+PARSER_CACHE_SIZE = 16
+
+_parsers: LRUCache[tuple[Grammar, int, int], Lark] = LRUCache(maxsize=PARSER_CACHE_SIZE)
+_lock = threading.Lock()  # guards _parsers (an LRU reorders itself on every read)
+_build_lock = threading.Lock()  # one build at a time; lookups go on meanwhile
 
 
-def _parser(dialect: Grammar, limits: Limits) -> Lark:
-    key = (dialect, limits)
-    parser = _parsers.get(key)
-    if parser is None:
+def _parser_key(grammar: Grammar, limits: Limits) -> tuple[Grammar, int, int]:
+    """What the parser depends on: the grammar, and the limits the Builder reads while
+    parsing (nesting depth, IN-list size). `max_length` is checked before parsing, so
+    Limits differing only there share a parser."""
+    return (grammar, limits.max_depth, limits.max_in_items)
+
+
+def _parser(grammar: Grammar, limits: Limits) -> Lark:
+    key = _parser_key(grammar, limits)
+    with _lock:
+        parser = _parsers.get(key)
+    if parser is not None:
+        return parser
+    with _build_lock:
         with _lock:
             parser = _parsers.get(key)
-            if parser is None:
-                parser = Lark(
-                    _GRAMMAR,
-                    parser="lalr",
-                    lexer=_PassThrough,
-                    transformer=Builder(dialect, limits),
-                )
+        if parser is None:
+            parser = Lark(
+                _GRAMMAR,
+                parser="lalr",
+                lexer=_PassThrough,
+                transformer=Builder(grammar, limits),
+            )
+            with _lock:
                 _parsers[key] = parser
     return parser
+
+
+def parser_cache_size() -> int:
+    """How many parsers are cached now (at most `PARSER_CACHE_SIZE`)."""
+    with _lock:
+        return int(_parsers.currsize)
 
 
 def parse(text: str, dialect: Grammar, limits: Limits) -> n.Expr | None:

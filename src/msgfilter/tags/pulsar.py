@@ -21,6 +21,8 @@ from .pulsar_text import parse_pulsar_tags, quote_value, unparse_pulsar_tags
 
 #: The dialect name of `PulsarTagFilter`.
 DIALECT = "pulsar-tag"
+#: The value model of `PulsarTagFilter` (the dialect registry registers both).
+MODEL = ValueModel.PULSAR_TAG
 #: Message property keys starting with this hold the message's tags.
 TAG_PREFIX = "tag"
 #: Consumer metadata keys starting with this hold values of which one must match.
@@ -87,7 +89,7 @@ class PulsarTagFilter(Filter):
         any_set, all_set = frozenset(any_t), frozenset(all_t)
         matches = _matcher(any_set, all_set)
         super().__init__(text, DIALECT, frozenset(), matches, matches, limits,
-            model=ValueModel.PULSAR_TAG)
+            model=MODEL)
         for name, value in (
             ("any_tags", any_set), ("all_tags", all_set),
             ("ordered_any_tags", any_t), ("ordered_all_tags", all_t),

@@ -27,6 +27,8 @@ if TYPE_CHECKING:
 
 #: The dialect name of `RocketMQTagFilter`.
 DIALECT = "rocketmq-tag"
+#: The value model of `RocketMQTagFilter` (the dialect registry registers both).
+MODEL = ValueModel.ROCKETMQ_TAG
 #: `SubscriptionData.SUB_ALL`: the whole expression that subscribes to every tag.
 SUB_ALL = "*"
 
@@ -143,7 +145,7 @@ class RocketMQTagFilter(Filter):
             # None rides in the set so that the hot path stays one C call.
             matches_code = (codes | {None}).__contains__
         super().__init__(text, DIALECT, frozenset({TAGS_PROPERTY}), matches, matches, limits,
-            model=ValueModel.ROCKETMQ_TAG)
+            model=MODEL)
         for name, value in (
             ("subscribe_all", subscribe_all), ("tags", tags), ("ordered_tags", ordered),
             ("tag_codes", codes), ("matches_code", matches_code), ("matches_tag", matches_tag),

@@ -1,0 +1,72 @@
+"""Checked AST -> evaluator: generate the source with a model's table, then bind it to its
+constants (`runtime.build`)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from ...semantics.model import ValueModel
+from ...syntax import nodes as n
+from .generator import Generator
+from .runtime import build
+from .tables import TABLES
+
+
+def generate(
+    tree: n.Expr, model: ValueModel, mode: str, default: str | None = None,
+    convert_strings: bool = False,
+) -> tuple[str, tuple[object, ...]]:
+    """The source of one function (`matches` for mode "truth", `evaluate` for "tri")
+    and the constants its `_bind` takes. `default` is what it returns when evaluation
+    raises (the exception is `_e`): by default FALSE for `matches`, UNKNOWN for
+    `evaluate`."""
+    table = TABLES[model]
+    optimistic = default is None and table.optimistic
+    gen = Generator(table.handlers, convert_strings, optimistic)
+    gen.count_uses(tree)
+    name, fallback = ("matches", "False") if mode == "truth" else ("evaluate", "None")
+    top = table.top.get(type(tree))
+    expression = top[mode](gen, tree) if top and mode in top else gen.emit(mode, tree)
+    if gen.used_optimistic:
+        careful = _Careful(tree, model, mode)
+        fallback = f"{gen.const(careful, ('careful', mode))}(m)"
+    body = gen.function(name, expression, default or fallback)
+    params = ", ".join(f"K{i}" for i in range(len(gen.consts)))
+    source = f"def _bind({params}):\n" + "".join(gen.subs) + body + f"    return {name}\n"
+    return source, tuple(gen.consts)
+
+
+class _Careful:
+    """The function a shortcut-taking evaluator falls back to when evaluation raises,
+    generated (once, on first use) without shortcuts."""
+
+    def __init__(self, tree: n.Expr, model: ValueModel, mode: str) -> None:
+        self.tree, self.model, self.mode = tree, model, mode
+        self.function: Callable[[Any], Any] | None = None
+
+    def __call__(self, message: Any) -> Any:
+        if self.function is None:
+            default = "False" if self.mode == "truth" else "None"
+            self.function, _ = compile_function(self.tree, self.model, self.mode,
+                                                default=default)
+        return self.function(message)
+
+
+def compile_function(
+    tree: n.Expr | None, model: ValueModel, mode: str, *, default: str | None = None,
+    convert_strings: bool = False,
+) -> tuple[Callable[[Any], Any], str]:
+    """The evaluator of a checked tree and its source: `matches` for mode "truth",
+    `evaluate` for "tri" (None: the empty selector, TRUE for every message). `default`
+    is what it answers where evaluation raises (see `generate`; "_failed(_e)" gives an
+    `EvaluationFailure`)."""
+    if tree is None:
+        return _always_true, ""
+    source, consts = generate(tree, model, mode, default, convert_strings)
+    function: Callable[[Any], Any] = build(source, consts)
+    return function, source
+
+
+def _always_true(message: object) -> bool:
+    return True

@@ -1,0 +1,204 @@
+"""The generator: one evaluator's source, its constants table and its temporaries, with
+dispatch on node class through the handler table of a value model (`tables`).
+
+Handlers are functions `(generator, node) -> source text` per mode: `truth` is an
+expression truthy exactly when the condition is TRUE, `falsity` exactly when it is FALSE,
+`tri` yields True/False/None, `value` an operand's value (None = NULL).
+"""
+
+from __future__ import annotations
+
+import struct
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from ...semantics.like import compile_like
+from ...syntax import nodes as n
+
+# Subtrees this tall go into a function of their own: CPython refuses source nested
+# more than 200 parentheses deep, and a selector may nest 256 levels.
+_SPLIT_HEIGHT = 24
+
+#: An inline test as a function of an operand's first and later spellings.
+Template = Callable[[str, str], str]
+
+
+@dataclass
+class _Scope:
+    """One generated function: the identifiers it loads up front."""
+
+    idents: dict[str, str] = field(default_factory=dict)
+
+
+class Generator:
+    """Generates the source of one evaluator: its functions, constants and temporaries."""
+
+    def __init__(
+        self,
+        handlers: Mapping[type[n.Node], Handlers],
+        convert_strings: bool = False,
+        optimistic: bool = False,
+    ) -> None:
+        #: Test equality before the value's class (one operation when values differ, the
+        #: common case). An odd value's __eq__ may then run and raise: such a function
+        #: hands the message to a fallback generated without this shortcut.
+        self.optimistic = optimistic
+        self.used_optimistic = False
+        self.convert_strings = convert_strings
+        self.handlers = handlers
+        self.consts: list[object] = []
+        self.const_index: dict[object, str] = {}
+        self.temps = 0
+        self.subs: list[str] = []
+        self.scope = _Scope()
+        self.uses: dict[str, int] = {}
+
+    def count_uses(self, tree: n.Expr) -> None:
+        """How many places read each identifier (BETWEEN reads its operand twice)."""
+        stack: list[n.Expr] = [tree]
+        while stack:
+            node = stack.pop()
+            if isinstance(node, n.Ident):
+                self.uses[node.name] = self.uses.get(node.name, 0) + 1
+            stack.extend(n.children(node))
+            if isinstance(node, n.Between):
+                stack.append(node.operand)
+
+    # -- naming ---------------------------------------------------------------------------
+
+    def const(self, value: object, key: object = None) -> str:
+        if key is None:
+            if isinstance(value, float):
+                # By bits: 0.0 and -0.0 are equal floats but different literals.
+                key = (type(value), struct.pack(">d", value))
+            elif _hashable(value):
+                key = (type(value), value)
+            else:
+                key = (type(value), id(value))
+        name = self.const_index.get(key)
+        if name is None:
+            name = f"K{len(self.consts)}"
+            self.consts.append(value)
+            self.const_index[key] = name
+        return name
+
+    def like(self, node: n.Like) -> str:
+        key = ("LIKE", node.pattern, node.escape)
+        return self.const(compile_like(node.pattern, node.escape), key) \
+            if key not in self.const_index else self.const_index[key]
+
+    def optimistic_test(self, template: Template) -> Template:
+        self.used_optimistic = True
+        return template
+
+    def temp(self) -> str:
+        self.temps += 1
+        return f"t{self.temps}"
+
+    def ident(self, name: str) -> str:
+        local = self.scope.idents.get(name)
+        if local is None:
+            local = f"v{len(self.scope.idents)}"
+            self.scope.idents[name] = local
+        return local
+
+    # -- entry points ---------------------------------------------------------------------
+
+    def function(self, fname: str, body: str, default: str) -> str:
+        loads = "".join(
+            f"            {local} = m.get({self.const(name)})\n"
+            for name, local in self.scope.idents.items()
+        )
+        # Dicts, other mappings and Message objects all have get(): the fast path reads
+        # them directly. Anything else fails on get() and is read once more as the mapping
+        # `_as_mapping` gives for it. Values beyond what a message should hold (a Python
+        # int too large for a double) must not escape as exceptions either.
+        return (
+            f"    def {fname}(m):\n"
+            f"        try:\n"
+            f"{loads}"
+            f"            return {body}\n"
+            f"        except Exception as _e:\n"
+            f"            if _needs_mapping(m):\n"
+            f"                return {fname}(_as_mapping(m))\n"
+            f"            return {default}\n"
+        )
+
+    def emit(self, mode: str, node: n.Expr) -> str:
+        if node.depth >= _SPLIT_HEIGHT and node.depth % _SPLIT_HEIGHT == 0:
+            return self._split(mode, node)
+        handlers = self.handlers.get(type(node))
+        if handlers is None:
+            # Only a tree from another model's grammar gets here (see ModelTable.absent).
+            raise NotImplementedError(f"{type(node).__name__} is not part of this value model")
+        return handlers[mode](self, node)
+
+    def _split(self, mode: str, node: n.Expr) -> str:
+        outer = self.scope
+        self.scope = _Scope()
+        body = self.handlers[type(node)]["value" if mode == "value" else "tri"](self, node)
+        name = f"_s{len(self.subs)}"
+        self.subs.append(self.function(name, body, "None"))
+        self.scope = outer
+        call = f"{name}(m)"
+        if mode == "truth":
+            return f"({call} is True)"
+        if mode == "falsity":
+            return f"({call} is False)"
+        return call
+
+    def value(self, node: n.Expr) -> str:
+        return self.emit("value", node)
+
+    def truth(self, node: n.Expr) -> str:
+        return self.emit("truth", node)
+
+    def falsity(self, node: n.Expr) -> str:
+        return self.emit("falsity", node)
+
+    def tri(self, node: n.Expr) -> str:
+        return self.emit("tri", node)
+
+    def bind(self, node: n.Expr) -> tuple[str, str]:
+        """(first use, later uses) of an operand's value, for a template whose first
+        spelling of it is evaluated first. An identifier read in one place only is
+        looked up there, so short-circuiting skips its lookup; one read in several
+        places is loaded once at the top of the function. Any other operand is bound
+        to a temporary so that it is computed once."""
+        if isinstance(node, n.Ident):
+            if self.uses.get(node.name, 0) > 1:
+                local = self.ident(node.name)
+                return local, local
+            tmp = self.temp()
+            return f"({tmp} := m.get({self.const(node.name)}))", tmp
+        tmp = self.temp()
+        return f"({tmp} := {self.value(node)})", tmp
+
+
+def _hashable(value: object) -> bool:
+    try:
+        hash(value)
+    except TypeError:
+        return False
+    return True
+
+
+#: A node class's handler per mode.
+Handlers = dict[str, Callable[[Generator, Any], str]]
+
+
+def condition(truth: Any, falsity: Any, tri: Any) -> Handlers:
+    # A condition used as a value (an operand of `=` or IS NULL) is its tri value.
+    return {"truth": truth, "falsity": falsity, "tri": tri, "value": tri}
+
+
+# -- generic derivations between modes -------------------------------------------------
+
+
+def truth_from_tri(g: Generator, node: n.Expr) -> str:
+    return f"({g.handlers[type(node)]['tri'](g, node)} is True)"
+
+
+def falsity_from_tri(g: Generator, node: n.Expr) -> str:
+    return f"({g.handlers[type(node)]['tri'](g, node)} is False)"

@@ -1,0 +1,36 @@
+"""What generated code runs against: the helpers it may call by name, and `build`, which
+executes our generated source (never user text) and binds it to its constants."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...message import as_mapping, needs_mapping
+from ...semantics import activemq as amq
+from ...semantics import rocketmq as rq
+from ...semantics import values as v
+
+#: The names generated source calls, and what they are.
+RUNTIME: dict[str, Any] = {
+    "_as_mapping": as_mapping,
+    "_needs_mapping": needs_mapping,
+    "_to_double": v.to_double,
+    "_cond": v.as_condition,
+    "_neg": v.negate,
+    "_utf16": v.utf16_key,
+    "_eq": v.cmp_eq, "_ne": v.cmp_ne, "_lt": v.cmp_lt,
+    "_le": v.cmp_le, "_gt": v.cmp_gt, "_ge": v.cmp_ge,
+    "_add": v.add, "_sub": v.sub, "_mul": v.mul, "_div": v.div,
+    "_rprop": rq.prop, "_rin": rq.in_list, "_rtest": rq.string_test, "_rneg": rq.negate,
+    "_req": rq.eq, "_rne": rq.ne, "_rlt": rq.lt, "_rle": rq.le, "_rgt": rq.gt, "_rge": rq.ge,
+    "_aprop": amq.prop, "_acond": amq.as_condition, "_aeq": amq.eq, "_ane": amq.ne,
+    "_aord": amq.ordering, "_aarith": amq.arith, "_aneg": amq.negate, "_ain": amq.in_list,
+    "_alike": amq.like, "_acall": amq.call, "_failed": amq.failure,
+}
+
+
+def build(source: str, consts: tuple[object, ...]) -> Any:
+    """The function that generated `source` defines, bound to its constants."""
+    namespace: dict[str, Any] = dict(RUNTIME)
+    exec(compile(source, "<msgfilter>", "exec"), namespace)  # our text only: no user byte is in it
+    return namespace["_bind"](*consts)
