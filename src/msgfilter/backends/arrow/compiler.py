@@ -1,0 +1,116 @@
+"""The machinery every value model's lowering shares: one evaluation's state, the compiler
+that dispatches on node class through the model's table, and BETWEEN through the model's
+own comparison."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, TypeAlias
+
+import pyarrow as pa
+
+from ...syntax import nodes as n
+from ...tables import Layout
+from ..between import between_rule
+from .columns import resolver
+from .parts import Datum, Parts
+
+
+class Unsupported(NotImplementedError):
+    """A selector the kernels cannot evaluate; callers evaluate it row by row."""
+
+
+class Evaluation:
+    """The data of one evaluation, the identifier values already read from it and the
+    values of subexpressions used twice (a BETWEEN operand)."""
+
+    __slots__ = ("data", "memo", "values")
+
+    def __init__(self, data: Any) -> None:
+        self.data = data
+        self.values: dict[str, Parts] = {}
+        self.memo: dict[int, Any] = {}
+
+
+#: A compiled node: what it computes over one evaluation (its value or condition; in a
+#: model whose evaluation can throw, paired with the rows where it threw).
+Compiled: TypeAlias = Callable[[Evaluation], Any]
+#: A node handler: (compiler, node) -> the compiled node.
+Handler: TypeAlias = Callable[[Any, Any], Compiled]
+
+
+@dataclass(frozen=True, slots=True)
+class Lowering:
+    """How one value model lowers to kernels."""
+
+    #: Node class -> (value handler, condition handler).
+    handlers: Mapping[type[n.Node], tuple[Handler, Handler]]
+    #: Node classes the model's grammar has but the kernels do not, or that its grammar
+    #: lacks, and why: a selector holding one runs row by row.
+    unsupported: Mapping[type[n.Node], str]
+    #: `a op b` of two compiled values, a compiled condition.
+    compare: Callable[[str, Compiled, Compiled], Compiled]
+    #: AND (True) or OR (False) of compiled conditions, left to right.
+    combine: Callable[[bool, Sequence[Compiled]], Compiled]
+    #: The compiled root condition -> a function giving the bool datum of the answer.
+    finish: Callable[[Compiled], Callable[[Evaluation], Datum]]
+
+
+@dataclass
+class Compiler:
+    """Compiles nodes for one schema and layout by one model's table."""
+
+    schema: pa.Schema
+    layout: Layout
+    lowering: Lowering
+
+    def value(self, node: n.Expr) -> Compiled:
+        return self._handlers(node)[0](self, node)
+
+    def cond(self, node: n.Expr) -> Compiled:
+        return self._handlers(node)[1](self, node)
+
+    def _handlers(self, node: n.Node) -> tuple[Handler, Handler]:
+        found = self.lowering.handlers.get(type(node))
+        if found is None:
+            why = self.lowering.unsupported.get(type(node), "no kernel lowering")
+            raise Unsupported(f"{type(node).__name__} is evaluated row by row: {why}")
+        return found
+
+    def read(self, name: str) -> Callable[[Evaluation], Parts]:
+        """The value of identifier `name`, read once per evaluation."""
+        reader = resolver(name, self.schema, self.layout)
+
+        def read(ev: Evaluation) -> Parts:
+            found = ev.values.get(name)
+            if found is None:
+                found = ev.values[name] = reader(ev.data)
+            return found
+
+        return read
+
+
+def once(compiled: Compiled) -> Compiled:
+    """`compiled`, computed at most once per evaluation."""
+    key = id(compiled)
+
+    def run(ev: Evaluation) -> Any:
+        memo = ev.memo
+        if key in memo:
+            return memo[key]
+        result = memo[key] = compiled(ev)
+        return result
+
+    return run
+
+
+def between(c: Compiler, node: n.Between) -> Compiled:
+    """J33 through the model's comparison and AND / OR (backends/between.py)."""
+    rule = between_rule(node.negated)
+    operand = once(c.value(node.operand))
+    low, high = c.value(node.low), c.value(node.high)
+    compare = c.lowering.compare
+    return c.lowering.combine(
+        rule.conjunction, (compare(rule.low_op, operand, low), compare(rule.high_op, operand, high))
+    )
