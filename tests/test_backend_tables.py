@@ -80,7 +80,6 @@ def test_spark_lowers_between_once_through_each_models_comparison() -> None:
 
 def test_arrow_and_spark_sort_their_types_into_the_same_classes() -> None:
     pytest.importorskip("pyspark")
-    pytest.importorskip("pyspark")
     from pyspark.sql import types as T
 
     from msgfilter.backends.spark.schema import conversion as spark_conversion
