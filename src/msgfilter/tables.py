@@ -155,10 +155,15 @@ class Source:
         return self.column is None and self.map_column is None and self.fallback_column is None
 
 
+def reads_column(name: str, names: Sequence[str], layout: Layout) -> bool:
+    """Rule 1 of `Layout`: identifier `name` reads the top-level column of that name."""
+    return layout.typed and name in names and name not in layout.reserved()
+
+
 def resolve(name: str, names: Sequence[str], layout: Layout) -> Source:
     """Where identifier `name` is read from in tables whose columns are `names`.
     Identifiers are case-sensitive: `a` never reads a column `A`."""
-    if layout.typed and name not in layout.reserved() and name in names:
+    if reads_column(name, names, layout):
         return Source(name, column=name)
     props = layout.properties_column
     map_column = props if props is not None and props in names else None

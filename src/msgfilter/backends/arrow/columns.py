@@ -40,9 +40,10 @@ def conversion(dtype: pa.DataType) -> Conversion:
     return tables.OPAQUE
 
 
+@functools.lru_cache(maxsize=1024)
 def decomposer(dtype: pa.DataType) -> Callable[[Datum], Parts]:
     """The function that splits a column of type `dtype` into parts (the type table
-    of docs/arrow.md)."""
+    of docs/arrow.md). Cached: plans are built per schema, and a schema's types recur."""
     t = pa.types
     # Encodings first: their values are those of the type they encode.
     if t.is_string_view(dtype):
@@ -148,10 +149,11 @@ def _map_lookup(index: int, key: pa.Scalar, occurrence: str) -> Callable[[Any], 
 def resolver(name: str, schema: pa.Schema, layout: Layout) -> Reader:
     """How the value of identifier `name` is read from tables of `schema`."""
     names = schema.names
-    source = tables.resolve(name, names, layout)
-    if source.column is not None:
-        index = names.index(source.column)
+    # The common case first, without building a Source: plans are built per schema.
+    if tables.reads_column(name, names, layout):
+        index = names.index(name)
         return _column_reader(index, schema.field(index).type)
+    source = tables.resolve(name, names, layout)
     from_map = None if source.map_column is None else _map_reader(name, schema, source.map_column)
     if source.fallback_column is None:
         return from_map if from_map is not None else (lambda data: {})

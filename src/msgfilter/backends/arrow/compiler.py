@@ -57,26 +57,32 @@ class Lowering:
     finish: Callable[[Compiled], Callable[[Evaluation], Datum]]
 
 
-@dataclass
 class Compiler:
     """Compiles nodes for one schema and layout by one model's table."""
 
-    schema: pa.Schema
-    layout: Layout
-    lowering: Lowering
+    __slots__ = ("handlers", "layout", "lowering", "schema")
+
+    def __init__(self, schema: pa.Schema, layout: Layout, lowering: Lowering) -> None:
+        self.schema = schema
+        self.layout = layout
+        self.lowering = lowering
+        self.handlers = lowering.handlers
 
     def value(self, node: n.Expr) -> Compiled:
-        return self._handlers(node)[0](self, node)
+        found = self.handlers.get(type(node))
+        if found is None:
+            raise self._unsupported(node)
+        return found[0](self, node)
 
     def cond(self, node: n.Expr) -> Compiled:
-        return self._handlers(node)[1](self, node)
-
-    def _handlers(self, node: n.Node) -> tuple[Handler, Handler]:
-        found = self.lowering.handlers.get(type(node))
+        found = self.handlers.get(type(node))
         if found is None:
-            why = self.lowering.unsupported.get(type(node), "no kernel lowering")
-            raise Unsupported(f"{type(node).__name__} is evaluated row by row: {why}")
-        return found
+            raise self._unsupported(node)
+        return found[1](self, node)
+
+    def _unsupported(self, node: n.Node) -> Unsupported:
+        why = self.lowering.unsupported.get(type(node), "no kernel lowering")
+        return Unsupported(f"{type(node).__name__} is evaluated row by row: {why}")
 
     def read(self, name: str) -> Callable[[Evaluation], Parts]:
         """The value of identifier `name`, read once per evaluation."""

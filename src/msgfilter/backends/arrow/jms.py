@@ -24,8 +24,7 @@ def _compare(op: str, left: Compiled, right: Compiled) -> CondFn:
 
 def _combine(conjunction: bool, operands: Sequence[Compiled]) -> CondFn:
     kernel = pc.and_kleene if conjunction else pc.or_kleene
-    conds = list(operands)
-    return lambda ev: functools.reduce(kernel, [o(ev) for o in conds])
+    return lambda ev: functools.reduce(kernel, [o(ev) for o in operands])
 
 
 def _value_as_condition(c: Compiler, node: n.Expr) -> CondFn:
@@ -58,7 +57,8 @@ def _arith_value(c: Compiler, node: n.Arith) -> ValueFn:
 
 
 def _compare_cond(c: Compiler, node: n.Compare) -> CondFn:
-    return _compare(node.op, c.value(node.left), c.value(node.right))
+    left, right, op = c.value(node.left), c.value(node.right), node.op
+    return lambda ev: compare(op, left(ev), right(ev))
 
 
 def _negated(negated: bool, cond: CondFn) -> CondFn:
@@ -88,11 +88,13 @@ def _not_cond(c: Compiler, node: n.Not) -> CondFn:
 
 
 def _and_cond(c: Compiler, node: n.And) -> CondFn:
-    return _combine(True, [c.cond(o) for o in node.operands])
+    operands = [c.cond(o) for o in node.operands]
+    return lambda ev: functools.reduce(pc.and_kleene, [o(ev) for o in operands])
 
 
 def _or_cond(c: Compiler, node: n.Or) -> CondFn:
-    return _combine(False, [c.cond(o) for o in node.operands])
+    operands = [c.cond(o) for o in node.operands]
+    return lambda ev: functools.reduce(pc.or_kleene, [o(ev) for o in operands])
 
 
 #: Node class -> (value handler, condition handler).

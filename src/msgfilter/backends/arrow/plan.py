@@ -45,16 +45,13 @@ def _finish(result: Datum, length: int) -> pa.BooleanArray:
     return result
 
 
-def _texts(node: n.Node) -> tuple[str, ...]:
-    if isinstance(node, n.StringLit):
-        return (node.value,)
-    if isinstance(node, n.In):
-        return node.items
-    if isinstance(node, n.Like):
-        return (node.pattern, node.escape or "")
-    if isinstance(node, n.StringTest):
-        return (node.value,)
-    return ()
+#: Node class -> the texts it holds that must become Arrow strings.
+_TEXTS: dict[type[n.Node], Callable[[Any], tuple[str, ...]]] = {
+    n.StringLit: lambda node: (node.value,),
+    n.In: lambda node: node.items,
+    n.Like: lambda node: (node.pattern, node.escape or ""),
+    n.StringTest: lambda node: (node.value,),
+}
 
 
 def _check_texts(tree: n.Expr) -> None:
@@ -64,7 +61,10 @@ def _check_texts(tree: n.Expr) -> None:
     while stack:
         node = stack.pop()
         stack.extend(n.children(node))
-        for text in _texts(node):
+        texts = _TEXTS.get(type(node))
+        if texts is None:
+            continue
+        for text in texts(node):
             try:
                 text.encode("utf-8")
             except UnicodeEncodeError:
