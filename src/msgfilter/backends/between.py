@@ -4,13 +4,12 @@ evaluated once. Each backend expresses it through its own comparison and AND / O
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from ..syntax.nodes import CompareOp
 
 
-@dataclass(frozen=True, slots=True)
-class BetweenRule:
+class BetweenRule(NamedTuple):
     #: The comparisons are joined by AND (else by OR).
     conjunction: bool
     #: `e low_op lo`.

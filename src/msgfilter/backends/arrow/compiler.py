@@ -22,15 +22,13 @@ class Unsupported(NotImplementedError):
 
 
 class Evaluation:
-    """The data of one evaluation, the identifier values already read from it and the
-    values of subexpressions used twice (a BETWEEN operand)."""
+    """The data of one evaluation and the identifier values already read from it."""
 
-    __slots__ = ("data", "memo", "values")
+    __slots__ = ("data", "values")
 
     def __init__(self, data: Any) -> None:
         self.data = data
         self.values: dict[str, Parts] = {}
-        self.memo: dict[int, Any] = {}
 
 
 #: A compiled node: what it computes over one evaluation (its value or condition; in a
@@ -49,10 +47,10 @@ class Lowering:
     #: Node classes the model's grammar has but the kernels do not, or that its grammar
     #: lacks, and why: a selector holding one runs row by row.
     unsupported: Mapping[type[n.Node], str]
-    #: `a op b` of two compiled values, a compiled condition.
-    compare: Callable[[str, Compiled, Compiled], Compiled]
-    #: AND (True) or OR (False) of compiled conditions, left to right.
-    combine: Callable[[bool, Sequence[Compiled]], Compiled]
+    #: `a op b` of two computed values: the computed condition.
+    compare: Callable[[str, Any, Any], Any]
+    #: AND (True) or OR (False) of computed conditions, left to right.
+    combine: Callable[[bool, Sequence[Any]], Any]
     #: The compiled root condition -> a function giving the bool datum of the answer.
     finish: Callable[[Compiled], Callable[[Evaluation], Datum]]
 
@@ -97,26 +95,15 @@ class Compiler:
         return read
 
 
-def once(compiled: Compiled) -> Compiled:
-    """`compiled`, computed at most once per evaluation."""
-    key = id(compiled)
+def between(c: Compiler, node: n.Between) -> Compiled:
+    """J33 through the model's comparison and AND / OR (backends/between.py); the
+    operand is computed once."""
+    conjunction, low_op, high_op = between_rule(node.negated)
+    operand, low, high = c.value(node.operand), c.value(node.low), c.value(node.high)
+    compare, combine = c.lowering.compare, c.lowering.combine
 
     def run(ev: Evaluation) -> Any:
-        memo = ev.memo
-        if key in memo:
-            return memo[key]
-        result = memo[key] = compiled(ev)
-        return result
+        e = operand(ev)
+        return combine(conjunction, (compare(low_op, e, low(ev)), compare(high_op, e, high(ev))))
 
     return run
-
-
-def between(c: Compiler, node: n.Between) -> Compiled:
-    """J33 through the model's comparison and AND / OR (backends/between.py)."""
-    rule = between_rule(node.negated)
-    operand = once(c.value(node.operand))
-    low, high = c.value(node.low), c.value(node.high)
-    compare = c.lowering.compare
-    return c.lowering.combine(
-        rule.conjunction, (compare(rule.low_op, operand, low), compare(rule.high_op, operand, high))
-    )

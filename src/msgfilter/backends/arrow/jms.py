@@ -9,7 +9,7 @@ import pyarrow.compute as pc
 
 from ...syntax import nodes as n
 from ...tables import BOOLEAN
-from .compiler import Compiled, Compiler, Evaluation, Handler, Lowering, between
+from .compiler import Compiler, Evaluation, Handler, Lowering, between
 from .like import in_test, like_test, string_test
 from .parts import Datum, Parts, as_condition, present
 from .values import arithmetic, compare, literal_parts, negate
@@ -18,13 +18,9 @@ ValueFn = Callable[[Evaluation], Parts]
 CondFn = Callable[[Evaluation], Datum]
 
 
-def _compare(op: str, left: Compiled, right: Compiled) -> CondFn:
-    return lambda ev: compare(op, left(ev), right(ev))
-
-
-def _combine(conjunction: bool, operands: Sequence[Compiled]) -> CondFn:
+def _combine(conjunction: bool, results: Sequence[Datum]) -> Datum:
     kernel = pc.and_kleene if conjunction else pc.or_kleene
-    return lambda ev: functools.reduce(kernel, [o(ev) for o in operands])
+    return functools.reduce(kernel, results)
 
 
 def _value_as_condition(c: Compiler, node: n.Expr) -> CondFn:
@@ -124,4 +120,4 @@ UNSUPPORTED: dict[type[n.Node], str] = {
     n.XQuery: "ActiveMQ's XQUERY is not in the jms grammar",
 }
 
-LOWERING = Lowering(HANDLERS, UNSUPPORTED, _compare, _combine, finish=lambda cond: cond)
+LOWERING = Lowering(HANDLERS, UNSUPPORTED, compare, _combine, finish=lambda cond: cond)

@@ -123,33 +123,25 @@ def _as_property(parts: Parts) -> Parts:
     return merge(out)
 
 
-def _compare(op: str, left: Compiled, right: Compiled) -> RCondFn:
-    def run(ev: Evaluation) -> RCond:
-        (a, ea), (b, eb) = left(ev), right(ev)
-        result, error = rmq_compare(op, a, b)
-        return result, or_errors(ea, eb, error)
-
-    return run
+def _compare(op: str, a: RValue, b: RValue) -> RCond:
+    (pa_, ea), (pb, eb) = a, b
+    result, error = rmq_compare(op, pa_, pb)
+    return result, or_errors(ea, eb, error)
 
 
-def _combine(conjunction: bool, operands: Sequence[Compiled]) -> RCondFn:
+def _combine(conjunction: bool, operands: Sequence[RCond]) -> RCond:
     # Left to right, as the broker: an operand is evaluated (and may throw) only while
-    # no earlier one has decided, i.e. none was FALSE (AND) or TRUE (OR).
-    conds = list(operands)
+    # no earlier one has decided, i.e. none was FALSE (AND) or TRUE (OR); a throw in an
+    # operand after that does not count.
     combine = pc.and_kleene if conjunction else pc.or_kleene
     deciding = not conjunction
-
-    def run(ev: Evaluation) -> RCond:
-        result, error = conds[0](ev)
-        for operand in conds[1:]:
-            value, more = operand(ev)
-            if more is not None:
-                undecided = pc.invert(_truth(result, deciding))
-                error = or_errors(error, pc.and_(undecided, more))
-            result = combine(result, value)
-        return result, error
-
-    return run
+    result, error = operands[0]
+    for value, more in operands[1:]:
+        if more is not None:
+            undecided = pc.invert(_truth(result, deciding))
+            error = or_errors(error, pc.and_(undecided, more))
+        result = combine(result, value)
+    return result, error
 
 
 def _finish(cond: Compiled) -> Callable[[Evaluation], Datum]:
@@ -205,7 +197,8 @@ def _cond_value(c: Compiler, node: n.Expr) -> RValueFn:
 
 
 def _compare_cond(c: Compiler, node: n.Compare) -> RCondFn:
-    return _compare(node.op, c.value(node.left), c.value(node.right))
+    left, right, op = c.value(node.left), c.value(node.right), node.op
+    return lambda ev: _compare(op, left(ev), right(ev))
 
 
 def _in(c: Compiler, node: n.In) -> RCondFn:
@@ -270,11 +263,13 @@ def _not(c: Compiler, node: n.Not) -> RCondFn:
 
 
 def _and(c: Compiler, node: n.And) -> RCondFn:
-    return _combine(True, [c.cond(o) for o in node.operands])
+    operands = [c.cond(o) for o in node.operands]
+    return lambda ev: _combine(True, [o(ev) for o in operands])
 
 
 def _or(c: Compiler, node: n.Or) -> RCondFn:
-    return _combine(False, [c.cond(o) for o in node.operands])
+    operands = [c.cond(o) for o in node.operands]
+    return lambda ev: _combine(False, [o(ev) for o in operands])
 
 
 #: Node class -> (value handler, condition handler).
