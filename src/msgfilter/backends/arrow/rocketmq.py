@@ -124,8 +124,8 @@ def _as_property(parts: Parts) -> Parts:
 
 
 def _compare(op: str, a: RValue, b: RValue) -> RCond:
-    (pa_, ea), (pb, eb) = a, b
-    result, error = rmq_compare(op, pa_, pb)
+    (left, ea), (right, eb) = a, b
+    result, error = rmq_compare(op, left, right)
     return result, or_errors(ea, eb, error)
 
 
