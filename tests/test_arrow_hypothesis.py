@@ -22,10 +22,12 @@ import msgfilter
 import msgfilter.arrow as ma
 from msgfilter import dialects
 from msgfilter.backends import arrow as backend
+from msgfilter.backends.arrow.compiler import Compiler, Evaluation
 from msgfilter.errors import FilterError
 from msgfilter.selector import SelectorFilter
 from msgfilter.semantics import values as v
 from msgfilter.semantics.like import compile_like
+from msgfilter.semantics.model import ValueModel
 from msgfilter.syntax import nodes as n
 from msgfilter.syntax.unparse import unparse
 
@@ -326,8 +328,9 @@ def comparable(value: object) -> object:
 
 
 def arrow_values(tree: n.Expr, table: pa.Table) -> list[object]:
-    compiler = backend._Compiler(table.schema, backend.DEFAULT_LAYOUT, JMS)
-    parts = compiler.value(tree)(backend._Eval(table))
+    lowering = backend.LOWERINGS[ValueModel.JMS]
+    compiler = Compiler(table.schema, backend.DEFAULT_LAYOUT, lowering)
+    parts = compiler.value(tree)(Evaluation(table))
     length = table.num_rows
     columns = {}
     for kind, datum in parts.items():

@@ -468,10 +468,7 @@ def test_layout_errors(spark: Any) -> None:
 
 
 def test_every_node_class_is_lowered_and_deep_selectors_work(spark: Any) -> None:
-    from msgfilter.backends.spark import _HANDLERS
-    from msgfilter.syntax.nodes import NODE_TYPES
-
-    assert set(_HANDLERS) == set(NODE_TYPES)
+    # Every node class has an entry in every table: tests/test_backend_tables.py.
     deep = msgfilter.compile("NOT (" * 120 + "a > 1" + ")" * 120)
     df = frame(spark, HYPOTHESIS_SCHEMA, [dict(a=1), dict(a=2), dict()])
     got = [r[0] for r in df.select(ms.to_column(deep, df)).collect()]

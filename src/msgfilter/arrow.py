@@ -29,20 +29,13 @@ except ImportError as error:  # pragma: no cover - depends on the installation
 
 from cachetools import LRUCache
 
-from .backends.arrow import (
-    DEFAULT_LAYOUT,
-    Layout,
-    LayoutError,
-    Opaque,
-    Plan,
-    Unsupported,
-    compile_arrow,
-)
+from .backends.arrow import LOWERINGS, Opaque, Plan, Unsupported, compile_arrow
 from .backends.arrow import message_rows as _message_rows
 from .engine import compile as _compile
 from .filter import Filter
 from .message import Message
 from .selector import SelectorFilter
+from .tables import DEFAULT_LAYOUT, Layout, LayoutError
 
 __all__ = [
     "DEFAULT_LAYOUT",
@@ -87,9 +80,12 @@ def _plan(f: Filter, schema: pa.Schema, layout: Layout) -> Plan | None:
         if key in _plans:
             return _plans[key]
     built: Plan | None = None
-    if isinstance(f, SelectorFilter):  # else a tag filter: row by row
+    # A value model without a kernel table (ActiveMQ's, the tag models) runs row by row.
+    if f.model in LOWERINGS:
+        if not isinstance(f, SelectorFilter):  # pragma: no cover - SQL models are selectors
+            raise TypeError(f"{f!r} has the {f.model.value} value model but no selector tree")
         try:
-            built = compile_arrow(f.tree, f.sql_dialect, schema, layout)
+            built = compile_arrow(f.tree, f.model, schema, layout)
         except Unsupported:
             built = None
     with _lock:

@@ -26,16 +26,10 @@ try:
 except ImportError as error:  # pragma: no cover - depends on the installation
     raise ImportError("msgfilter.spark needs pyspark: pip install 'msgfilter[spark]'") from error
 
-from .backends.spark import (
-    DEFAULT_LAYOUT,
-    Layout,
-    LayoutError,
-    NotNativeError,
-    lower,
-    udf_column,
-)
+from .backends.spark import NotNativeError, lower, udf_column
 from .engine import compile as _compile
 from .filter import Filter
+from .tables import DEFAULT_LAYOUT, Layout, LayoutError
 
 __all__ = [
     "DEFAULT_LAYOUT",

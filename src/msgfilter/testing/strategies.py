@@ -829,8 +829,9 @@ def _neighbours(value: object) -> list[object]:
     """`value` and values just beside it: the other numeric type, one more or less, the
     other letter case, one character more or less."""
     if type(value) is int:
-        found: list[object] = [value, float(value), value + 0.5, -value]
-        found += [v for v in (value - 1, value + 1) if LONG_MIN <= v <= LONG_MAX]
+        # Java longs only: -LONG_MIN is beyond them (and a Python int there is no long).
+        found: list[object] = [value, float(value), value + 0.5]
+        found += [v for v in (-value, value - 1, value + 1) if LONG_MIN <= v <= LONG_MAX]
         return found
     if type(value) is float:
         found = [value, -value, value / 2]

@@ -1,0 +1,88 @@
+"""The lowering machinery: one pass over a tree that dispatches on node class through a
+value model's table, and BETWEEN through the model's own comparison."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, TypeAlias
+
+from pyspark.sql import Column
+
+from ...syntax import nodes as n
+from ..between import between_rule
+from .errors import Fallback
+from .schema import Schema
+from .values import V, as_condition
+
+#: A node handler: (lowering, node, lowered children) -> the node's lowered value.
+Handler: TypeAlias = Callable[["Lowering", Any, list[V]], V]
+
+
+@dataclass(frozen=True, slots=True)
+class Table:
+    """How one value model lowers to Spark expressions."""
+
+    #: Node class -> handler.
+    handlers: Mapping[type[n.Node], Handler]
+    #: Node classes it has no native form for, and why: the whole filter then runs in
+    #: the per-message Arrow UDF.
+    unsupported: Mapping[type[n.Node], str]
+    #: `a op b` of two lowered values.
+    compare: Callable[[str, V, V], V]
+    #: AND (True) or OR (False) of lowered values as conditions.
+    combine: Callable[[bool, Sequence[V]], V]
+
+
+class Lowering:
+    """One filter's lowering over one schema: the identifiers read and the parts that
+    run in Python (`udf_parts`)."""
+
+    def __init__(self, schema: Schema, text: str, table: Table) -> None:
+        self.schema = schema
+        self.text = text
+        self.table = table
+        self.idents: dict[str, V] = {}
+        self.udf_parts: list[tuple[str, str]] = []
+
+    def source(self, node: n.Node) -> str:
+        start, end = node.span
+        return self.text[start:end] if end > start else type(node).__name__
+
+    def read(self, name: str) -> V:
+        found = self.idents.get(name)
+        if found is None:
+            found = self.idents[name] = self.schema.resolve(name)
+        return found
+
+    def run(self, root: n.Expr) -> Column:
+        handlers = self.table.handlers
+        # Post-order with an explicit stack: trees may nest 256 levels.
+        done: dict[int, V] = {}
+        stack: list[tuple[n.Expr, bool]] = [(root, False)]
+        while stack:
+            node, expanded = stack.pop()
+            if id(node) in done:
+                continue
+            kids = n.children(node)
+            if kids and not expanded:
+                stack.append((node, True))
+                stack.extend((kid, False) for kid in reversed(kids))
+                continue
+            handler = handlers.get(type(node))
+            if handler is None:
+                raise Fallback(self.table.unsupported.get(
+                    type(node), f"{type(node).__name__} has no native Spark form"
+                ))
+            done[id(node)] = handler(self, node, [done[id(kid)] for kid in kids])
+        return as_condition(done[id(root)])
+
+
+def between(lw: Lowering, node: n.Between, kids: list[V]) -> V:
+    """J33 through the model's comparison and AND / OR (backends/between.py)."""
+    e, low, high = kids
+    rule = between_rule(node.negated)
+    compare = lw.table.compare
+    return lw.table.combine(
+        rule.conjunction, (compare(rule.low_op, e, low), compare(rule.high_op, e, high))
+    )

@@ -1,0 +1,93 @@
+"""Tag filters as native Columns: RocketMQ's tag set against `TAGS`, Pulsar's anytag /
+alltag against the `tag*` properties."""
+
+from __future__ import annotations
+
+import operator
+from collections.abc import Callable
+from functools import reduce
+
+from pyspark.sql import Column
+from pyspark.sql import functions as F
+from pyspark.sql import types as T
+
+from ...filter import Filter
+from ...message import TAGS_PROPERTY
+from ...semantics.model import ValueModel
+from ...tables import STRING
+from ...tags.pulsar import PulsarTagFilter
+from ...tags.rocketmq import RocketMQTagFilter
+from .schema import Schema, column_ref
+
+
+def rocketmq_tags(f: Filter, schema: Schema) -> Column:
+    if not isinstance(f, RocketMQTagFilter):  # pragma: no cover - the model says it is
+        raise TypeError(f"{f!r} is no RocketMQ tag filter")
+    if f.subscribe_all:
+        return F.lit(True)
+    tag = schema.resolve(TAGS_PROPERTY)
+    if not f.tags or tag.kind != STRING:
+        # The client's re-check wants a string tag in the set; nothing else passes.
+        return F.lit(False)
+    return F.coalesce(tag.col.isin(*sorted(f.tags)), F.lit(False))
+
+
+def pulsar_tags(f: Filter, schema: Schema) -> Column:
+    if not isinstance(f, PulsarTagFilter):  # pragma: no cover - the model says it is
+        raise TypeError(f"{f!r} is no Pulsar tag filter")
+    if not (f.any_tags or f.all_tags):
+        return F.lit(True)
+    prefix: str = f.reads_prefix
+    typed = [name for name in schema.typed_names() if name.startswith(prefix)]
+    # String columns whose name has the prefix are tags too; every such column, of any
+    # type, shadows the map entry of its name (the Layout rule).
+    tag_columns = [name for name in typed if isinstance(schema.fields[name], T.StringType)]
+    props: Column | None = None
+    sources = [f"column {name!r}" for name in tag_columns]
+    if schema.props is not None and isinstance(schema.props[1].valueType, T.StringType):
+        props = column_ref(schema.props[0])
+        sources.insert(0, f"{schema.props[0]}[key starting with {prefix!r}]")
+    schema.bindings["(message tags)"] = ", ".join(sources) or "nothing: no tags"
+
+    def has_tag(values: list[str]) -> Column:
+        """TRUE where one of `values` is a message tag, else FALSE (never NULL)."""
+        found: list[Column] = []
+        if props is not None:
+
+            def entry(key: Column, value: Column) -> Column:
+                keep = key.startswith(prefix) & value.isin(*values)
+                return keep & ~key.isin(*typed) if typed else keep
+
+            # size(NULL) is NULL or -1, never above 0.
+            exact = F.coalesce(F.size(F.map_filter(props, entry)) > 0, F.lit(False))
+            # A cheap first test on the values alone (no key test, no new map) skips
+            # most rows; it is NULL, so inconclusive, when a value is NULL.
+            wanted = F.array(*[F.lit(value) for value in values])
+            maybe = F.coalesce(F.arrays_overlap(F.map_values(props), wanted), F.lit(True))
+            found.append(F.when(maybe, exact).otherwise(F.lit(False)))
+        found.extend(
+            F.coalesce(column_ref(name).isin(*values), F.lit(False)) for name in tag_columns
+        )
+        return reduce(operator.or_, found) if found else F.lit(False)
+
+    tests: list[Column] = []
+    if f.any_tags:
+        tests.append(has_tag(sorted(f.any_tags)))
+    tests.extend(has_tag([tag]) for tag in sorted(f.all_tags))
+    return reduce(operator.and_, tests)
+
+
+def tag_texts(f: Filter) -> frozenset[str]:
+    """The tag values a tag filter compares (every one must be a Spark string)."""
+    if isinstance(f, RocketMQTagFilter):
+        return f.tags
+    if isinstance(f, PulsarTagFilter):
+        return f.any_tags | f.all_tags
+    raise TypeError(f"{f!r} is no tag filter")  # pragma: no cover - the model says it is
+
+
+#: Tag value model -> its lowering.
+TAG_LOWERINGS: dict[ValueModel, Callable[[Filter, Schema], Column]] = {
+    ValueModel.ROCKETMQ_TAG: rocketmq_tags,
+    ValueModel.PULSAR_TAG: pulsar_tags,
+}
