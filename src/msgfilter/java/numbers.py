@@ -177,10 +177,8 @@ def _round_float32(d: float, body: str) -> float:
     if f == d or d != d or math.isinf(d):
         return f
     g = _next_float32(f, d)
-    if math.isinf(f) or math.isinf(g):
-        middle = math.copysign(_F32_OVERFLOW_TIE, d)
-    else:
-        middle = (f + g) / 2
+    overflow = math.isinf(f) or math.isinf(g)
+    middle = math.copysign(_F32_OVERFLOW_TIE, d) if overflow else (f + g) / 2
     if middle != d:
         return f
     exact = _exact(body)
