@@ -62,37 +62,39 @@ def java_digit(ch: str) -> int:
 
 # --- integers --------------------------------------------------------------------------
 
-_SIGNED_ASCII_DIGITS: Final = re.compile(r"[+-]?[0-9]+")
+# The common case: ASCII digits, few enough that int() needs no guard.
+_plain_integer: Final = re.compile(r"[+-]?[0-9]{1,20}").fullmatch
+_RANGES: Final = {bits: (-(1 << (bits - 1)), (1 << (bits - 1)) - 1) for bits in (8, 16, 32, 64)}
 
 
 def parse_integer(text: str, bits: int = 32) -> int:
     """`Integer.parseInt(text)` (bits 32), `Long.parseLong` (64), `Short` (16), `Byte` (8)."""
-    if _SIGNED_ASCII_DIGITS.fullmatch(text) is None:
-        text = _ascii_digits(text)
-    if len(text) > 20:
-        # Leading zeros are legal in any number; without them the length bounds the value,
-        # and int() is never handed thousands of digits.
-        sign = text[0] if text[0] in "+-" else ""
-        text = sign + (text.lstrip("+-").lstrip("0") or "0")
-        if len(text) > 21:
-            raise JavaNumberFormatError(f"out of range: {text[:40]!r}")
+    if _plain_integer(text) is None:
+        text = _normalized(text)
     value = int(text)
-    half = 1 << (bits - 1)
-    if not -half <= value < half:
-        raise JavaNumberFormatError(f"out of range: {text!r}")
-    return value
+    low, high = _RANGES[bits]
+    if low <= value <= high:
+        return value
+    raise JavaNumberFormatError(f"out of range: {text!r}")
 
 
-def _ascii_digits(text: str) -> str:
-    """`text` with Java's non-ASCII digits spelled in ASCII, or the error Java raises."""
+def _normalized(text: str) -> str:
+    """`text` with Java's non-ASCII digits spelled in ASCII and leading zeros dropped, or
+    the error Java raises."""
     sign = text[:1] if text[:1] in ("+", "-") else ""
     body = text[len(sign):]
     if not body:
         raise JavaNumberFormatError(f"not a number: {text!r}")
     try:
-        return sign + "".join([_TO_ASCII[ch] for ch in body])
+        digits = "".join([_TO_ASCII[ch] for ch in body])
     except KeyError:
         raise JavaNumberFormatError(f"not a number: {text!r}") from None
+    # Leading zeros are legal in any number; without them the length bounds the value,
+    # and int() is never handed thousands of digits.
+    digits = digits.lstrip("0") or "0"
+    if len(digits) > 20:
+        raise JavaNumberFormatError(f"out of range: {text[:40]!r}...")
+    return sign + digits
 
 
 def parse_int(text: str) -> int:
