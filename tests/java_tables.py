@@ -16,6 +16,15 @@ def rows(name: str) -> tuple[dict[str, Any], ...]:
         return tuple(json.loads(line) for line in lines)
 
 
+PARSE_COLUMNS = ("in", "int", "long", "short", "byte", "double", "float", "bool")
+
+
+@cache
+def parse_rows() -> tuple[dict[str, Any], ...]:
+    """parse.jsonl's rows (arrays, to keep the file small) as dicts of PARSE_COLUMNS."""
+    return tuple(dict(zip(PARSE_COLUMNS, row, strict=True)) for row in rows("parse.jsonl"))
+
+
 @cache
 def digits() -> dict[int, int]:
     data = json.loads((TABLES / "digits.json").read_text(encoding="utf-8"))

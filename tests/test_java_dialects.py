@@ -23,7 +23,7 @@ def test_the_old_names_are_the_java_module() -> None:
     assert values.java_double_compare is java.double_compare
     assert values.double_bits is java.double_bits
     assert values.ieee_div is java.ieee_div
-    assert values.java_double_text is java.double_text
+    assert values.java_double_text is java.shortest_double_text
     assert jtypes.to_float32 is java.to_float32
     assert java_trim is java.java_trim
     assert not hasattr(rq, "COMPARE")
@@ -48,6 +48,14 @@ def test_rocketmq_reads_an_overflowing_hex_double_as_infinity() -> None:
     f = msgfilter.compile("a > 1.0", "rocketmq")
     assert f.evaluate({"a": "0x1p1024"}) is True
     assert rq.parse_double("-0x1p1024") == float("-inf")
+
+
+def test_jms_concatenation_writes_shortest_digits_activemq_java_17s() -> None:
+    # J31: the jms dialect writes Java 19+'s shortest digits, ActiveMQ (Java 17) its own.
+    message = {"d": 1e23}
+    assert msgfilter.compile("'a' + d = 'a1.0E23'").evaluate(message) is True
+    assert msgfilter.compile("'a' + d = 'a9.999999999999999E22'", "activemq").evaluate(
+        message) is True
 
 
 def test_activemq_converts_strings_with_javas_rules() -> None:

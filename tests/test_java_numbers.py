@@ -6,7 +6,7 @@ from collections.abc import Callable
 
 import pytest
 
-from java_tables import digits, rows
+from java_tables import digits, parse_rows
 from msgfilter import java
 
 INTEGER_PARSERS: dict[str, Callable[[str], int]] = {
@@ -23,7 +23,7 @@ def _answer(parse: Callable[[str], object], text: str) -> object:
 
 
 def test_the_table_is_large_and_covers_the_hard_cases() -> None:
-    texts = {row["in"] for row in rows("parse.jsonl")}
+    texts = {row["in"] for row in parse_rows()}
     assert len(texts) > 1500
     for case in ("", "+", "-", ".", "e5", "1e", "0x", "Infinityf", "\U0001d7d7", "\u0663",
                  " 1", "\u00a01", "0x1.8p1", "NaN", "-9223372036854775809"):
@@ -34,7 +34,7 @@ def test_the_table_is_large_and_covers_the_hard_cases() -> None:
 def test_integers_as_java_valueof(kind: str) -> None:
     parse = INTEGER_PARSERS[kind]
     wrong = [(row["in"], row[kind], _answer(parse, row["in"]))
-             for row in rows("parse.jsonl") if _answer(parse, row["in"]) != row[kind]]
+             for row in parse_rows() if _answer(parse, row["in"]) != row[kind]]
     assert wrong == []
 
 
@@ -44,7 +44,7 @@ def test_doubles_as_java_valueof() -> None:
         return None if value is None else f"{java.double_raw_bits(float(value)):x}"  # type: ignore[arg-type]
 
     wrong = [(row["in"], row["double"], bits(row["in"]))
-             for row in rows("parse.jsonl") if bits(row["in"]) != row["double"]]
+             for row in parse_rows() if bits(row["in"]) != row["double"]]
     assert wrong == []
 
 
@@ -54,12 +54,12 @@ def test_floats_as_java_valueof_rounding_once() -> None:
         return None if value is None else f"{java.float32_raw_bits(float(value)):x}"  # type: ignore[arg-type]
 
     wrong = [(row["in"], row["float"], bits(row["in"]))
-             for row in rows("parse.jsonl") if bits(row["in"]) != row["float"]]
+             for row in parse_rows() if bits(row["in"]) != row["float"]]
     assert wrong == []
 
 
 def test_booleans_as_java_valueof() -> None:
-    wrong = [row["in"] for row in rows("parse.jsonl")
+    wrong = [row["in"] for row in parse_rows()
              if java.parse_boolean(row["in"]) != row["bool"]]
     assert wrong == []
 
@@ -101,7 +101,7 @@ def _integer_shape(text: str) -> bool:
 def test_re2_patterns_accept_what_the_parsers_accept() -> None:
     pc = pytest.importorskip("pyarrow.compute")
     pa = pytest.importorskip("pyarrow")
-    texts = [row["in"] for row in rows("parse.jsonl")]
+    texts = [row["in"] for row in parse_rows()]
     # Arrow's strings are UTF-8: a lone surrogate cannot be one.
     texts = [t for t in texts if not any(0xD800 <= ord(c) <= 0xDFFF for c in t)]
     column = pa.array(texts, pa.string())

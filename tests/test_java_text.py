@@ -13,7 +13,7 @@ from msgfilter import java
 
 def test_every_double_prints_as_the_jvm_prints_it() -> None:
     table = [row for row in rows("tostring.jsonl") if "d" in row]
-    assert len(table) > 2500
+    assert len(table) > 2000
     wrong = [(row["s"], java.double_text(java.double_from_bits(int(row["d"], 16))))
              for row in table
              if java.double_text(java.double_from_bits(int(row["d"], 16))) != row["s"]]
@@ -22,7 +22,7 @@ def test_every_double_prints_as_the_jvm_prints_it() -> None:
 
 def test_every_float_prints_as_the_jvm_prints_it() -> None:
     table = [row for row in rows("tostring.jsonl") if "f" in row]
-    assert len(table) > 1500
+    assert len(table) > 1000
     wrong = [(row["s"], java.float_text(java.float32_from_bits(int(row["f"], 16))))
              for row in table
              if java.float_text(java.float32_from_bits(int(row["f"], 16))) != row["s"]]
@@ -60,3 +60,15 @@ def test_double_text_examples(value: float, text: str) -> None:
 ])
 def test_float_text_examples(value: float, text: str) -> None:
     assert java.float_text(value) == text
+
+
+def test_the_shortest_digits_are_java_19s() -> None:
+    table = rows("tostring-java25.jsonl")
+    assert len(table) > 2000
+    wrong = [(row["s"], java.shortest_double_text(java.double_from_bits(int(row["d"], 16))))
+             for row in table
+             if java.shortest_double_text(java.double_from_bits(int(row["d"], 16))) != row["s"]]
+    assert wrong == []
+    assert java.shortest_double_text(1e23) == "1.0E23"
+    assert java.shortest_double_text(5e-324) == "4.9E-324"
+    assert java.shortest_double_text(1e-323) == "9.9E-324"

@@ -2,7 +2,8 @@
 
 - `numbers`: parsing number text as `Integer/Long/Short/Byte/Float/Double/Boolean.valueOf`
   (and the RE2 texts of the same acceptance, for column-wise backends);
-- `text`: `Double.toString` and `Float.toString` as Java 17 prints them;
+- `text`: `Double.toString` and `Float.toString` as Java 17 prints them, and the
+  shortest-digits `Double.toString` of Java 19+;
 - `arith`: int/long wrap-around, float32 rounding, double bits, `Double.compare`, IEEE
   division;
 - `strings`: `String.hashCode`, `String.compareTo` (UTF-16) order, `String.trim`.
@@ -46,7 +47,7 @@ from .numbers import (
     parse_short,
 )
 from .strings import JAVA_WHITESPACE, java_trim, string_hash, utf16_key, utf16_units
-from .text import double_text, float_text
+from .text import double_text, float_text, shortest_double_text
 
 __all__ = [
     "CANONICAL_NAN_BITS", "DIGIT_ZEROS", "DOUBLE_BODY_RE2", "DOUBLE_RE2", "INTEGER_ASCII_RE2",
@@ -55,5 +56,6 @@ __all__ = [
     "double_raw_bits", "double_text", "float32_from_bits", "float32_raw_bits", "float_text",
     "ieee_div", "java_digit", "java_trim", "long_div", "parse_boolean", "parse_byte",
     "parse_double", "parse_float", "parse_int", "parse_integer", "parse_long", "parse_short",
-    "string_hash", "to_double", "to_float32", "utf16_key", "utf16_units", "wrap",
+    "shortest_double_text", "string_hash", "to_double", "to_float32", "utf16_key",
+    "utf16_units", "wrap",
 ]

@@ -6,13 +6,15 @@ This module follows that algorithm's rules step by step (the digit loop with its
 stopping test, the shortcut for values that are integers below 2**63, the rounding of the
 last digit and the carry that keeps trailing zeros), so the text is the JVM's own; the
 tests compare it with a Java 17 table (tests/data/java/tostring.jsonl).
-Java 19 and later print the shortest text (JDK-4511638); msgfilter reproduces Java 17,
-the version of the brokers it follows.
+Java 19 and later print the shortest text instead (JDK-4511638): `shortest_double_text`,
+the `jms` dialect's rule for string concatenation (J31), checked against a Java 25 table
+(tests/data/java/tostring-java25.jsonl).
 """
 
 from __future__ import annotations
 
 import math
+from decimal import ROUND_HALF_EVEN, Context, Decimal
 from typing import Final
 
 from .arith import double_from_bits, double_raw_bits, float32_raw_bits
@@ -237,3 +239,33 @@ def _layout(negative: bool, digits: list[int], dec_exponent: int) -> str:
     if -3 < dec_exponent <= 0:
         return f"{sign}0.{'0' * -dec_exponent}{text}"
     return f"{sign}{text[0]}.{text[1:] or '0'}E{dec_exponent - 1}"
+
+
+def shortest_double_text(x: float) -> str:
+    """`Double.toString(x)` as Java 19 and later write it: the shortest digits that read
+    back as `x` (the closest of them to `x`), at least two where the shortest has one
+    (the closest decimal of one or two digits: `4.9E-324`), in the layout of Java 17."""
+    if x != x or math.isinf(x) or x == 0.0:
+        return double_text(x)
+    digits, exponent = _shortest_digits(abs(x))
+    return _layout(x < 0, digits, exponent + 1)
+
+
+_TWO_DIGITS: Final = Context(prec=2, rounding=ROUND_HALF_EVEN)
+
+
+def _shortest_digits(x: float) -> tuple[list[int], int]:
+    """The digits and the power of ten of the first one of a positive finite double."""
+    # Python's repr is the shortest text that reads back, the closest one when several.
+    _, digit_tuple, exp = Decimal(repr(x)).as_tuple()
+    exponent = len(digit_tuple) + int(exp) - 1
+    digits = list(digit_tuple)
+    while len(digits) > 1 and digits[-1] == 0:
+        digits.pop()
+    if len(digits) == 1:
+        # The closest decimal of two digits also reads back; Java keeps it unless it ends
+        # in 0.
+        _, two, two_exp = _TWO_DIGITS.plus(Decimal(x)).as_tuple()
+        exponent = len(two) + int(two_exp) - 1
+        digits = list(two) if len(two) == 2 and two[1] != 0 else [two[0]]
+    return digits, exponent

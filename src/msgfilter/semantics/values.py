@@ -20,7 +20,8 @@ utf16_key = java.utf16_key
 java_double_compare = java.double_compare
 double_bits = java.double_bits
 ieee_div = java.ieee_div
-java_double_text = java.double_text
+#: J31: the `jms` dialect writes a double with the shortest digits (Java 19+).
+java_double_text = java.shortest_double_text
 
 
 # -- comparisons ------------------------------------------------------------------------

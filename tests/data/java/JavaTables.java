@@ -1,12 +1,14 @@
 // Records what a real JVM answers for the Java value rules msgfilter.java reproduces.
 // Run from the repository root with Java 17 (see README.md beside this file):
 //     java tests/data/java/JavaTables.java tests/data/java
-// Writes parse.jsonl, tostring.jsonl, strings.jsonl and digits.json. Inputs are hand-picked
+// Writes parse.jsonl, tostring.jsonl, strings.jsonl and digits.json. Run with a later JVM
+// (19+) it writes only tostring-java<N>.jsonl: the shortest-digits Double.toString. Inputs are hand-picked
 // edge cases plus seeded random ones, so the tables are the same on every run.
 
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.math.BigDecimal;
+import java.math.MathContext;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -70,9 +72,16 @@ public class JavaTables {
 
     public static void main(String[] args) throws IOException {
         Path dir = Path.of(args.length > 0 ? args[0] : ".");
+        int feature = Runtime.version().feature();
+        if (feature != 17) {
+            // A later JVM: only Double.toString, which changed in Java 19 (JDK-4511638).
+            writeToString(dir.resolve("tostring-java" + feature + ".jsonl"), new Random(20261126L),
+                    false);
+            return;
+        }
         Random random = new Random(20261125L);
         writeParse(dir.resolve("parse.jsonl"), random);
-        writeToString(dir.resolve("tostring.jsonl"), random);
+        writeToString(dir.resolve("tostring.jsonl"), random, true);
         writeStrings(dir.resolve("strings.jsonl"), random);
         writeDigits(dir.resolve("digits.json"));
     }
@@ -102,7 +111,7 @@ public class JavaTables {
             String text = Double.toString(d);
             switch (random.nextInt(6)) {
                 case 0 -> inputs.add(text);
-                case 1 -> inputs.add(new BigDecimal(d).toString());
+                case 1 -> inputs.add(new BigDecimal(d).round(new MathContext(30)).toString());
                 case 2 -> inputs.add(WHITE.charAt(random.nextInt(WHITE.length())) + text
                         + "fFdD".charAt(random.nextInt(4)));
                 case 3 -> inputs.add(Double.toHexString(d));
@@ -131,15 +140,16 @@ public class JavaTables {
         }
         try (PrintWriter out = new PrintWriter(Files.newBufferedWriter(path, StandardCharsets.UTF_8))) {
             for (String s : inputs) {
-                StringBuilder row = new StringBuilder("{\"in\":").append(json(s));
-                row.append(",\"int\":").append(tryLong(() -> (long) Integer.valueOf(s)));
-                row.append(",\"long\":").append(tryLong(() -> Long.valueOf(s)));
-                row.append(",\"short\":").append(tryLong(() -> (long) Short.valueOf(s)));
-                row.append(",\"byte\":").append(tryLong(() -> (long) Byte.valueOf(s)));
-                row.append(",\"double\":").append(tryBits(() -> Double.doubleToRawLongBits(Double.valueOf(s))));
-                row.append(",\"float\":").append(tryBits(() -> Float.floatToRawIntBits(Float.valueOf(s)) & 0xffffffffL));
-                row.append(",\"bool\":").append(Boolean.valueOf(s));
-                out.println(row.append('}'));
+                // [text, int, long, short, byte, double bits, float bits, boolean]
+                StringBuilder row = new StringBuilder("[").append(json(s));
+                row.append(",").append(tryLong(() -> (long) Integer.valueOf(s)));
+                row.append(",").append(tryLong(() -> Long.valueOf(s)));
+                row.append(",").append(tryLong(() -> (long) Short.valueOf(s)));
+                row.append(",").append(tryLong(() -> (long) Byte.valueOf(s)));
+                row.append(",").append(tryBits(() -> Double.doubleToRawLongBits(Double.valueOf(s))));
+                row.append(",").append(tryBits(() -> Float.floatToRawIntBits(Float.valueOf(s)) & 0xffffffffL));
+                row.append(",").append(Boolean.valueOf(s));
+                out.println(row.append(']'));
             }
         }
     }
@@ -164,7 +174,7 @@ public class JavaTables {
 
     // --- printing -----------------------------------------------------------------------
 
-    static void writeToString(Path path, Random random) throws IOException {
+    static void writeToString(Path path, Random random, boolean withFloats) throws IOException {
         List<Double> doubles = new ArrayList<>(List.of(
             1.0E23, 2.0E-3, 9.999999999999999E22, 1e22, 1e21, 5e-324, 1e-323, 2.2250738585072014E-308,
             2.225073858507201E-308, Double.MAX_VALUE, Double.MIN_NORMAL, 0.001, 0.0009999999999999998,
@@ -176,10 +186,10 @@ public class JavaTables {
         for (int e = -1074; e <= 1023; e += 7) {
             doubles.add(Math.scalb(1.0, e));
         }
-        for (int i = 0; i < 1200; i++) {
+        for (int i = 0; i < 900; i++) {
             doubles.add(Double.longBitsToDouble(random.nextLong()));
         }
-        for (int i = 0; i < 600; i++) {
+        for (int i = 0; i < 400; i++) {
             doubles.add(Double.parseDouble(random.nextInt(100000) + "e" + (random.nextInt(60) - 30)));
         }
         for (int i = 0; i < 200; i++) {
@@ -194,10 +204,10 @@ public class JavaTables {
         for (int e = -149; e <= 127; e += 3) {
             floats.add(Math.scalb(1.0f, e));
         }
-        for (int i = 0; i < 900; i++) {
+        for (int i = 0; i < 700; i++) {
             floats.add(Float.intBitsToFloat(random.nextInt()));
         }
-        for (int i = 0; i < 400; i++) {
+        for (int i = 0; i < 300; i++) {
             floats.add(Float.parseFloat(random.nextInt(100000) + "e" + (random.nextInt(40) - 20)));
         }
         for (int i = 0; i < 100; i++) {
@@ -210,7 +220,7 @@ public class JavaTables {
                         + "\",\"s\":" + json(Double.toString(d)) + "}");
             }
             for (float f : floats) {
-                if (Float.isNaN(f)) continue;
+                if (Float.isNaN(f) || !withFloats) continue;
                 out.println("{\"f\":\"" + Integer.toHexString(Float.floatToRawIntBits(f))
                         + "\",\"s\":" + json(Float.toString(f)) + "}");
             }
