@@ -75,7 +75,12 @@ def parse_integer(text: str, bits: int = 32) -> int:
     low, high = _RANGES[bits]
     if low <= value <= high:
         return value
-    raise JavaNumberFormatError(f"out of range: {text!r}")
+    raise JavaNumberFormatError(f"out of range: {_quoted(text)}")
+
+
+def _quoted(text: str) -> str:
+    """`text` for an error message: a long text is cut, as a message is built per value."""
+    return repr(text) if len(text) <= 40 else repr(text[:40]) + "..."
 
 
 def _normalized(text: str) -> str:
@@ -84,16 +89,16 @@ def _normalized(text: str) -> str:
     sign = text[:1] if text[:1] in ("+", "-") else ""
     body = text[len(sign):]
     if not body:
-        raise JavaNumberFormatError(f"not a number: {text!r}")
+        raise JavaNumberFormatError(f"not a number: {_quoted(text)}")
     try:
         digits = "".join([_TO_ASCII[ch] for ch in body])
     except KeyError:
-        raise JavaNumberFormatError(f"not a number: {text!r}") from None
+        raise JavaNumberFormatError(f"not a number: {_quoted(text)}") from None
     # Leading zeros are legal in any number; without them the length bounds the value,
     # and int() is never handed thousands of digits.
     digits = digits.lstrip("0") or "0"
     if len(digits) > 20:
-        raise JavaNumberFormatError(f"out of range: {text[:40]!r}...")
+        raise JavaNumberFormatError(f"out of range: {_quoted(text)}")
     return sign + digits
 
 
@@ -130,14 +135,13 @@ _FLOATING_BODY: Final = (
     rf"[+-]?(?:NaN|Infinity|(?:{_DECIMAL_BODY}|{_HEX_BODY})[fFdD]?)"
 )
 _FLOATING: Final = re.compile(_FLOATING_BODY)
-_HEX: Final = re.compile(rf"[+-]?{_HEX_BODY}")
 
 
 def _floating_body(text: str) -> str:
     """The trimmed `text` without its suffix, or the error FloatingDecimal raises."""
     body = text.strip(JAVA_WHITESPACE)
     if _FLOATING.fullmatch(body) is None:
-        raise JavaNumberFormatError(f"not a number: {text!r}")
+        raise JavaNumberFormatError(f"not a number: {_quoted(text)}")
     # Only a suffix ends in one of these letters: a hexadecimal number ends in its
     # decimal exponent.
     return body[:-1] if body[-1] in "fFdD" else body
@@ -154,7 +158,7 @@ def _double(body: str) -> float:
         return math.nan
     if tail == "y":
         return -math.inf if body[0] == "-" else math.inf
-    if _HEX.fullmatch(body) is not None:
+    if body[1:2] in ("x", "X") or body[2:3] in ("x", "X"):
         try:
             return float.fromhex(body)
         except OverflowError:
