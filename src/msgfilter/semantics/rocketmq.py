@@ -15,8 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..java import JavaNumberFormatError, double_compare, parse_boolean, parse_integer
-from ..java import parse_double as _java_parse_double
+from .. import java
 from .values import java_text
 
 
@@ -40,8 +39,8 @@ def prop(value: Any) -> Any:
 def _parse_integer(text: str, bound: int) -> int:
     """Integer.valueOf (`bound` 2**31-1) or Long.valueOf (2**63-1) of a property."""
     try:
-        return parse_integer(text, 32 if bound == _INT32 else 64)
-    except JavaNumberFormatError as error:
+        return java.parse_integer(text, 32 if bound == _INT32 else 64)
+    except java.JavaNumberFormatError as error:
         raise Undelivered(str(error)) from None
 
 
@@ -49,8 +48,8 @@ def parse_double(text: str) -> float:
     """Double.valueOf of a property: trims characters <= U+0020, accepts NaN, Infinity,
     hex, suffixes."""
     try:
-        return _java_parse_double(text)
-    except JavaNumberFormatError as error:
+        return java.parse_double(text)
+    except java.JavaNumberFormatError as error:
         raise Undelivered(str(error)) from None
 
 
@@ -58,7 +57,7 @@ def _convert(text: str, like: Any) -> Any:
     """`text` converted to the type of `like`, as ComparisonExpression.compare does."""
     kind = type(like)
     if kind is bool:
-        return parse_boolean(text)
+        return java.parse_boolean(text)
     if kind is int:
         return _parse_integer(text, _INT32 if -_INT32 <= like <= _INT32 else _INT64)
     if kind is float:
@@ -69,7 +68,7 @@ def _convert(text: str, like: Any) -> Any:
 def _order(left: Any, right: Any) -> int:
     """compareTo of two values of one Java type (Double's order for doubles)."""
     if type(left) is float or type(right) is float:
-        return double_compare(float(left), float(right))
+        return java.double_compare(float(left), float(right))
     return int((left > right) - (left < right))
 
 
