@@ -85,3 +85,16 @@ def test_tags_and_topics_use_javas_string_and_integer_rules() -> None:
     assert partition_index("t-partition-03") is None
     assert partition_index("t-partition-+3") is None
     assert partition_index("t-partition-2147483648") is None
+
+
+def test_the_arrow_backend_reads_rare_numbers_through_the_same_rules() -> None:
+    pa = pytest.importorskip("pyarrow")
+    from msgfilter import arrow
+
+    table = pa.table({"a": [NINE_ABOVE_BMP, "\u0669", "9", "x"]})
+    assert arrow.matches("a = 9", table, dialect="rocketmq").to_pylist() == [
+        False, True, True, False,
+    ]
+    assert arrow.evaluate("a = 9", table, dialect="rocketmq").to_pylist() == [
+        None, True, True, None,
+    ]
