@@ -26,9 +26,29 @@ def utf16_units(text: str) -> tuple[int, ...] | bytes:
     return struct.unpack(f">{len(data) // 2}H", data)
 
 
-def utf16_key(text: str) -> bytes:
-    """A sort key giving Java's `String.compareTo` order (UTF-16 code units)."""
-    return text.encode("utf-16-be", "surrogatepass")
+def utf16_key(text: str) -> str:
+    """A key whose (code point) order is Java's `String.compareTo` order for `text`.
+
+    Java compares UTF-16 code units, so a character above U+FFFF (a surrogate pair, units
+    D800-DFFF) sorts before U+E000-U+FFFF, unlike Python's code-point order. The key spells
+    such characters as their two surrogates; every other string is its own key, so the
+    usual all-BMP case costs nothing. Same order as
+    `text.encode("utf-16-be", "surrogatepass")`.
+    """
+    if text.isascii() or max(text) < _ASTRAL:
+        return text
+    return "".join([_surrogates(ch) for ch in text])
+
+
+_ASTRAL = "\U00010000"
+
+
+def _surrogates(ch: str) -> str:
+    code = ord(ch)
+    if code < 0x10000:
+        return ch
+    code -= 0x10000
+    return chr(0xD800 + (code >> 10)) + chr(0xDC00 + (code & 0x3FF))
 
 
 def string_hash(text: str) -> int:
