@@ -17,7 +17,7 @@ import math
 from decimal import ROUND_HALF_EVEN, Context, Decimal
 from typing import Final
 
-from .arith import double_from_bits, double_raw_bits, float32_raw_bits
+from .arith import double_from_bits, double_raw_bits, float32_raw_bits, wrap
 
 # Approximately ceil(log2(5**i)), as FloatingDecimal sizes its numbers.
 _N_5_BITS: Final = (
@@ -87,11 +87,6 @@ def _special(fraction: int, negative: bool) -> str:
     return "-Infinity" if negative else "Infinity"
 
 
-def _wrap(value: int, bits: int) -> int:
-    half = 1 << (bits - 1)
-    return ((value + half) % (1 << bits)) - half
-
-
 def _estimate_exponent(fraction: int, bin_exp: int) -> int:
     """FloatingDecimal's estimate of floor(log10(value)), computed in doubles as it is."""
     d2 = double_from_bits(_EXP_ONE_BITS | (fraction & _SIGNIFICAND_MASK))
@@ -153,9 +148,9 @@ def _dtoa(bin_exp: int, fraction: int, significant: int) -> tuple[list[int], int
         width = 32 if b_bits < 32 and ten_s_bits < 32 else 64
         q, b = divmod(b, s)
         b *= 10
-        m = _wrap(m * 10, width)
+        m = wrap(m * 10, width)
         low = b < m
-        high = _wrap(b + m, width) > tens
+        high = wrap(b + m, width) > tens
         if q == 0 and not high:
             dec_exp -= 1
         else:
@@ -165,14 +160,14 @@ def _dtoa(bin_exp: int, fraction: int, significant: int) -> tuple[list[int], int
         while not low and not high:
             q, b = divmod(b, s)
             b *= 10
-            m = _wrap(m * 10, width)
+            m = wrap(m * 10, width)
             if m > 0:
                 low = b < m
-                high = _wrap(b + m, width) > tens
+                high = wrap(b + m, width) > tens
             else:
                 low = high = True
             digits.append(q)
-        difference = _wrap(_wrap(b << 1, width) - tens, width)
+        difference = wrap(wrap(b << 1, width) - tens, width)
     else:
         m *= 10
         q, b = divmod(b, s)
