@@ -153,17 +153,16 @@ def parse_double(text: str) -> float:
 
 
 def _double(body: str) -> float:
-    tail = body[-1]
-    if tail == "N":
-        return math.nan
-    if tail == "y":
-        return -math.inf if body[0] == "-" else math.inf
-    if body[1:2] in ("x", "X") or body[2:3] in ("x", "X"):
+    """The double of an accepted, trimmed, unsuffixed text."""
+    if "x" in body or "X" in body:
         try:
             return float.fromhex(body)
         except OverflowError:
             return -math.inf if body[0] == "-" else math.inf
-    return float(body)
+    # Python reads the rest alike, NaN and Infinity included (the grammar has been checked),
+    # but keeps the sign of "-NaN": Java's NaN is the one canonical NaN.
+    value = float(body)
+    return value if value == value else math.nan
 
 
 def parse_float(text: str) -> float:
