@@ -41,15 +41,11 @@ from __future__ import annotations
 
 import base64
 import binascii
-import math
 import re
-import struct
-import unicodedata
-from collections.abc import Callable, Collection, Mapping
-from fractions import Fraction
+from collections.abc import Collection, Mapping
 from types import MappingProxyType
 
-from . import jtypes
+from . import java, jtypes
 from .errors import FilterError
 from .message import Message
 
@@ -122,124 +118,10 @@ class JsmTypeError(FilterError):
 
 _INT_RANGES: Mapping[str, tuple[int, int]] = MappingProxyType(
     {
-        "byte": (-(2**7), 2**7 - 1),
-        "short": (-(2**15), 2**15 - 1),
-        "int": (-(2**31), 2**31 - 1),
-        "long": (-(2**63), 2**63 - 1),
+        name: (-(2 ** (bits - 1)), 2 ** (bits - 1) - 1)
+        for name, bits in java.INTEGER_BITS.items()
     }
 )
-_JAVA_TRIM = "".join(map(chr, range(0x21)))
-_DECIMAL = re.compile(
-    r"[+-]?(?:NaN|Infinity|(?P<num>(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?)[fFdD]?)"
-)
-_HEX = re.compile(
-    r"(?P<sign>[+-]?)0[xX](?:(?P<whole>[0-9a-fA-F]+)\.?|(?P<int>[0-9a-fA-F]*)\.(?P<frac>[0-9a-fA-F]+))"
-    r"[pP](?P<exp>[+-]?[0-9]+)[fFdD]?"
-)
-_F32 = struct.Struct("<f")
-_U32 = struct.Struct("<I")
-_F32_MAX = _F32.unpack(b"\xff\xff\x7f\x7f")[0]
-#: Halfway between the largest float and 2**128: from here on Java rounds to infinity.
-_F32_OVERFLOW_TIE = 2.0**128 - 2.0**103
-
-
-def _parse_integer(text: str, type_name: str) -> int | None:
-    """`Integer.parseInt` and its siblings, or None where Java throws."""
-    body = text[1:] if text[:1] in ("+", "-") else text
-    if not body:
-        return None
-    if not (body.isascii() and body.isdigit()):
-        # Java's Character.digit takes any Unicode decimal digit, one UTF-16 unit each:
-        # characters above U+FFFF arrive as two surrogates, which are not digits.
-        if not body.isdecimal() or max(body) > "\uffff":
-            return None
-        body = "".join(str(unicodedata.decimal(ch)) for ch in body)
-    # Leading zeros are legal in any number; without them the length bounds the value, and
-    # int() is never handed thousands of digits.
-    body = body.lstrip("0") or "0"
-    if len(body) > 20:
-        return None
-    value = int(body)
-    if text[0] == "-":
-        value = -value
-    low, high = _INT_RANGES[type_name]
-    return value if low <= value <= high else None
-
-
-def _exact(text: str) -> Fraction:
-    """The exact rational value of a number `_parse_floating` accepted (finite forms only)."""
-    hexa = _HEX.fullmatch(text)
-    if hexa is None:
-        found = _DECIMAL.fullmatch(text)
-        assert found is not None and found["num"] is not None
-        sign = -1 if text.startswith("-") else 1
-        return sign * Fraction(found["num"])
-    whole = hexa["whole"] or ""
-    digits = whole or (hexa["int"] or "") + hexa["frac"]
-    shift = 0 if whole else len(hexa["frac"])
-    value = Fraction(int(digits or "0", 16)) * Fraction(2) ** (int(hexa["exp"]) - 4 * shift)
-    return -value if hexa["sign"] == "-" else value
-
-
-def _float32(x: float) -> float:
-    """`x` rounded once to float32 (nearest, ties to even), overflowing to infinity."""
-    try:
-        return float(_F32.unpack(_F32.pack(x))[0])
-    except OverflowError:
-        return math.copysign(math.inf, x)
-
-
-def _next_float32(f: float, toward: float) -> float:
-    """The float32 next to `f` in the direction of `toward` (f is a float32 value)."""
-    if math.isinf(f):
-        return math.copysign(_F32_MAX, f)
-    if f == 0.0:
-        return math.copysign(_F32.unpack(_U32.pack(1))[0], toward)
-    bits = _U32.unpack(_F32.pack(f))[0]
-    bits += 1 if abs(toward) > abs(f) else -1
-    return float(_F32.unpack(_U32.pack(bits))[0])
-
-
-def _to_float32(d: float, exact: Callable[[], Fraction]) -> float:
-    """`d` rounded to float32 as if the decimal text (value `exact()`) were rounded directly.
-
-    Rounding the text to a double first and then to float32 rounds twice; the two differ only
-    when the double lands exactly halfway between two float32 values, and then the exact
-    value decides.
-    """
-    if math.isnan(d) or math.isinf(d):
-        return d
-    f = _float32(d)
-    if f == d:
-        return f
-    g = _next_float32(f, d)
-    middle = math.copysign(_F32_OVERFLOW_TIE, d) if math.isinf(f) or math.isinf(g) else (f + g) / 2
-    if middle != d:
-        return f
-    x = exact()
-    if x == Fraction(d):
-        return f
-    return max(f, g) if x > Fraction(d) else min(f, g)
-
-
-def _parse_floating(text: str, type_name: str) -> float | None:
-    """`Double.parseDouble` / `Float.parseFloat`, or None where Java throws."""
-    text = text.strip(_JAVA_TRIM)
-    hexa = _HEX.fullmatch(text)
-    if hexa is not None:
-        body = text[:-1] if text[-1] in "fFdD" else text
-        try:
-            d = float.fromhex(body)
-        except OverflowError:
-            d = -math.inf if hexa["sign"] == "-" else math.inf
-    elif _DECIMAL.fullmatch(text):
-        body = text[:-1] if text[-1] in "fFdD" else text
-        d = float(body)
-    else:
-        return None
-    if type_name == "float":
-        return _to_float32(d, lambda: _exact(text))
-    return d
 
 
 def decode_value(value: str, type_name: str | None, name: str = "") -> object:
@@ -254,17 +136,16 @@ def decode_value(value: str, type_name: str | None, name: str = "") -> object:
     if type_name is None or type_name == "string":
         return value
     if type_name == "boolean":
-        return value.lower() == "true"
-    if type_name in _INT_RANGES:
-        number = _parse_integer(value, type_name)
-        if number is None:
-            raise JsmTypeError(name, type_name, value)
-        return number
-    if type_name in ("float", "double"):
-        real = _parse_floating(value, type_name)
-        if real is None:
-            raise JsmTypeError(name, type_name, value)
-        return real
+        return java.parse_boolean(value)
+    try:
+        if type_name in _INT_RANGES:
+            return java.parse_integer(value, java.INTEGER_BITS[type_name])
+        if type_name == "float":
+            return java.parse_float(value)
+        if type_name == "double":
+            return java.parse_double(value)
+    except java.JavaNumberFormatError:
+        raise JsmTypeError(name, type_name, value) from None
     if type_name == "null":
         return None
     return value
@@ -298,9 +179,10 @@ def _as_int(value: object, default: int) -> int:
     if type(value) is int and -(2**31) <= value < 2**31:
         return value
     if isinstance(value, str):
-        parsed = _parse_integer(value, "int")
-        if parsed is not None:
-            return parsed
+        try:
+            return java.parse_int(value)
+        except java.JavaNumberFormatError:
+            pass
     return default
 
 
@@ -477,57 +359,6 @@ def pulsar_message(
 # --- Writing typed properties (the client side) --------------------------------------------
 
 
-def _java_double_text(value: float) -> str:
-    """Java's (JDK 19+) `Double.toString`: the shortest digits, at least two, that read back."""
-    if math.isnan(value):
-        return "NaN"
-    if math.isinf(value):
-        return "Infinity" if value > 0 else "-Infinity"
-    if value == 0.0:
-        return "-0.0" if math.copysign(1.0, value) < 0 else "0.0"
-    digits, exponent = _shortest(repr(abs(value)))
-    if len(digits) == 1:
-        # Java never writes fewer than two digits: it takes the closest two-digit decimal.
-        digits, exponent = _shortest(f"{abs(value):.1e}")
-    sign = "-" if value < 0 else ""
-    return sign + _java_layout(digits, exponent)
-
-
-def _java_float_text(value: float) -> str:
-    """Java's `Float.toString` for a float32 `value`."""
-    if math.isnan(value) or math.isinf(value) or value == 0.0:
-        return _java_double_text(value)
-    # From two digits up, as Java: the first length whose closest decimal reads back.
-    for precision in range(1, 9):
-        text = f"{abs(value):.{precision}e}"
-        if _float32(float(text)) == abs(value):
-            break
-    digits, exponent = _shortest(text)
-    return ("-" if value < 0 else "") + _java_layout(digits, exponent)
-
-
-def _shortest(text: str) -> tuple[str, int]:
-    """(significant digits, decimal exponent of the first one) of a positive number's text."""
-    mantissa, _, exp = text.partition("e")
-    whole, _, frac = mantissa.partition(".")
-    digits = whole + frac
-    significant = digits.lstrip("0")
-    exponent = int(exp or 0) + len(whole) - 1 - (len(digits) - len(significant))
-    return significant.rstrip("0") or "0", exponent
-
-
-def _java_layout(digits: str, exponent: int) -> str:
-    """Java's layout: plain between 1e-3 and 1e7, else ``d.dddE<n>``."""
-    if -3 <= exponent < 7:
-        if exponent >= 0:
-            whole = digits[: exponent + 1].ljust(exponent + 1, "0")
-            frac = digits[exponent + 1 :] or "0"
-        else:
-            whole, frac = "0", "0" * (-exponent - 1) + digits
-        return f"{whole}.{frac}"
-    return f"{digits[0]}.{digits[1:] or '0'}E{exponent}"
-
-
 def encode_value(value: object, type_name: str | None = None) -> tuple[str | None, str | None]:
     """(text, type) as the pulsar-jms client writes `value`; type None means no companion.
 
@@ -561,8 +392,8 @@ def encode_value(value: object, type_name: str | None = None) -> tuple[str | Non
         and not isinstance(value, bool)
     ):
         if type_name == "double":
-            return _java_double_text(float(value)), type_name
-        return _java_float_text(_float32(float(value))), type_name
+            return java.double_text(float(value)), type_name
+        return java.float_text(java.to_float32(float(value))), type_name
     if type_name == "string" and isinstance(value, str):
         return value, None
     raise FilterError(f"{value!r} cannot be written as a Java {type_name}")

@@ -13,22 +13,9 @@ Plain Python values given to the `activemq` dialect map as a JMS client would se
 
 from __future__ import annotations
 
-import struct
 from typing import Any
 
-
-def _wrap(value: int, bits: int) -> int:
-    half = 1 << (bits - 1)
-    return ((value + half) % (1 << bits)) - half
-
-
-def to_float32(value: float) -> float:
-    """The nearest Java float (IEEE binary32, ties to even) of a double, as a double."""
-    try:
-        return float(struct.unpack(">f", struct.pack(">f", value))[0])
-    except OverflowError:
-        # Beyond the float range: Java rounds to infinity.
-        return float("inf") if value > 0 else float("-inf")
+from .java import to_float32, wrap
 
 
 class JavaInteger(int):
@@ -39,7 +26,7 @@ class JavaInteger(int):
     __slots__ = ()
 
     def __new__(cls, value: Any = 0) -> JavaInteger:
-        return super().__new__(cls, _wrap(int(value), cls.bits))
+        return super().__new__(cls, wrap(int(value), cls.bits))
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({int(self)})"

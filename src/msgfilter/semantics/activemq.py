@@ -10,13 +10,12 @@ MAKELIST return), or None for NULL. Where ActiveMQ throws, these functions raise
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Callable
 from typing import Any
 
+from .. import java
 from ..errors import EvaluationFailure
 from ..jtypes import BigDecimal, Byte, Double, Float, Int, JavaFloating, JavaInteger, Long, Short
-from .values import ieee_div, java_double_compare, java_double_text
 
 _HEADER_TYPES: dict[str, type] = {
     "JMSPriority": Int, "JMSTimestamp": Long, "JMSExpiration": Long,
@@ -84,10 +83,9 @@ def _compare_to(left: Any, right: Any) -> int:
             f"class {_java_class(right)} cannot be cast to class {_java_class(left)}"
         )
     if isinstance(left, float):
-        return java_double_compare(float(left), float(right))
+        return java.double_compare(float(left), float(right))
     if type(left) is str:
-        ka, kb = left.encode("utf-16-be", "surrogatepass"), right.encode("utf-16-be",
-                                                                           "surrogatepass")
+        ka, kb = java.utf16_key(left), java.utf16_key(right)
         return int(ka > kb) - int(ka < kb)
     return int((left > right) - (left < right))
 
@@ -106,27 +104,22 @@ def _java_equals(left: Any, right: Any) -> bool:
     if type(left) is not type(right):
         return False
     if isinstance(left, float):
-        return java_double_compare(float(left), float(right)) == 0
+        return java.double_compare(float(left), float(right)) == 0
     return bool(left == right)
 
 
 def _parse_for(text: str, cls: Any) -> Any:
     """Byte/Short/Integer/Long/Float/Double/Boolean.valueOf(text)."""
-    from .rocketmq import Undelivered, parse_double
-
+    if cls is bool:
+        return java.parse_boolean(text)
     try:
-        if cls is bool:
-            return text.lower() == "true"
-        if cls in (Float, Double):
-            return cls(parse_double(text))
-        if re.fullmatch(r"[+-]?\d+", text):
-            number = int(text)
-            bits: int = {Byte: 8, Short: 16, Int: 32, Long: 64}[cls]
-            if -(2 ** (bits - 1)) <= number < 2 ** (bits - 1):
-                return cls(number)
-    except Undelivered:
-        pass
-    raise _NotConvertible(text)
+        if cls is Float:
+            return Float(java.parse_float(text))
+        if cls is Double:
+            return Double(java.parse_double(text))
+        return cls(java.parse_integer(text, cls.bits))
+    except java.JavaNumberFormatError:
+        raise _NotConvertible(text) from None
 
 
 class _NotConvertible(Exception):
@@ -259,7 +252,7 @@ def arith(op: str, left: Any, right: Any) -> Any:
     b = _as_number(right, name, left, right)
     if op in ("/", "%"):
         x, y = float(a), float(b)
-        return Double(ieee_div(x, y) if op == "/" else _java_fmod(x, y))
+        return Double(java.ieee_div(x, y) if op == "/" else _java_fmod(x, y))
     kind = _number_type(a, b)
     if kind is Double:
         x, y = float(a), float(b)
@@ -301,26 +294,14 @@ def java_str(value: Any) -> str:
     if cls is bool:
         return "true" if value else "false"
     if cls is Float:
-        return java_float_text(float(value))
+        return java.float_text(float(value))
     if isinstance(value, float):
-        return java_double_text(float(value))
+        return java.double_text(float(value))
     if isinstance(value, int):
         return str(int(value))
     if cls is list:
         return "[" + ", ".join(java_str(v) for v in value) + "]"
     return str(value)
-
-
-def java_float_text(x: float) -> str:
-    """Float.toString: the shortest digits that read back as the same float."""
-    if x != x or math.isinf(x) or x == 0.0:
-        return java_double_text(x)
-    for digits in range(1, 10):
-        text = f"{x:.{digits - 1}e}"
-        if Float(float(text)) == x:
-            break
-    # The double nearest to the short decimal prints as that decimal, in Java's layout.
-    return java_double_text(float(text))
 
 
 # -- predicates ----------------------------------------------------------------------------------

@@ -13,11 +13,10 @@ else a Long), `float` (Double) and `bool`; None is NULL.
 
 from __future__ import annotations
 
-import math
-import re
 from typing import Any
 
-from .values import java_double_compare, java_text
+from .. import java
+from .values import java_text
 
 
 class Undelivered(Exception):
@@ -26,13 +25,6 @@ class Undelivered(Exception):
 
 _INT32 = 2**31 - 1
 _INT64 = 2**63 - 1
-_JAVA_INTEGER = re.compile(r"[+-]?\d+")
-# Double.valueOf's grammar (FloatingDecimal): decimal or hexadecimal, optional d/f suffix.
-_JAVA_DOUBLE = re.compile(  # ASCII digits only: FloatingDecimal reads no others
-    r"[+-]?(?:NaN|Infinity"
-    r"|(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?[fFdD]?"
-    r"|0[xX](?:[0-9a-fA-F]+\.?|[0-9a-fA-F]*\.[0-9a-fA-F]+)[pP][+-]?[0-9]+[fFdD]?)"
-)
 
 
 def prop(value: Any) -> Any:
@@ -45,38 +37,27 @@ def prop(value: Any) -> Any:
 
 
 def _parse_integer(text: str, bound: int) -> int:
-    # `\d` is any Unicode decimal digit, as Character.digit accepts; int() reads them too.
-    if not _JAVA_INTEGER.fullmatch(text):
-        raise Undelivered(f"not a number: {text!r}")
-    number = int(text)
-    if not -bound - 1 <= number <= bound:
-        raise Undelivered(f"out of range: {text!r}")
-    return number
+    """Integer.valueOf (`bound` 2**31-1) or Long.valueOf (2**63-1) of a property."""
+    try:
+        return java.parse_integer(text, 32 if bound == _INT32 else 64)
+    except java.JavaNumberFormatError as error:
+        raise Undelivered(str(error)) from None
 
 
 def parse_double(text: str) -> float:
-    """Double.valueOf: trims characters <= U+0020, accepts NaN, Infinity, hex, suffixes."""
-    body = text.strip("".join(chr(c) for c in range(0x21)))
-    if not _JAVA_DOUBLE.fullmatch(body):
-        raise Undelivered(f"not a number: {text!r}")
-    if body[-1] in "fFdD":  # a type suffix: no other form ends in one of these letters
-        body = body[:-1]
-    sign = -1.0 if body.startswith("-") else 1.0
-    unsigned = body.lstrip("+-")
-    if unsigned == "NaN":
-        return math.nan
-    if unsigned == "Infinity":
-        return sign * math.inf
-    if unsigned[:2] in ("0x", "0X"):
-        return sign * float.fromhex(unsigned)
-    return float(body)
+    """Double.valueOf of a property: trims characters <= U+0020, accepts NaN, Infinity,
+    hex, suffixes."""
+    try:
+        return java.parse_double(text)
+    except java.JavaNumberFormatError as error:
+        raise Undelivered(str(error)) from None
 
 
 def _convert(text: str, like: Any) -> Any:
     """`text` converted to the type of `like`, as ComparisonExpression.compare does."""
     kind = type(like)
     if kind is bool:
-        return text.lower() == "true"
+        return java.parse_boolean(text)
     if kind is int:
         return _parse_integer(text, _INT32 if -_INT32 <= like <= _INT32 else _INT64)
     if kind is float:
@@ -87,7 +68,7 @@ def _convert(text: str, like: Any) -> Any:
 def _order(left: Any, right: Any) -> int:
     """compareTo of two values of one Java type (Double's order for doubles)."""
     if type(left) is float or type(right) is float:
-        return java_double_compare(float(left), float(right))
+        return java.double_compare(float(left), float(right))
     return int((left > right) - (left < right))
 
 
@@ -192,6 +173,3 @@ def negate(value: Any) -> Any:
     if type(value) is float:
         return -value
     return None
-
-
-COMPARE = {"=": eq, "<>": ne, "<": lt, "<=": le, ">": gt, ">=": ge}

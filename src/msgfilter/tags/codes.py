@@ -6,22 +6,12 @@ has none) and filters tag subscriptions on that number alone (spec/brokers.md A.
 
 from __future__ import annotations
 
-import struct
 from functools import lru_cache
 
+from ..java import JAVA_WHITESPACE, java_trim, string_hash
 from ..message import TAGS_PROPERTY, Message, as_mapping
 
-#: The characters Java's `String.trim()` removes from both ends: every char <= U+0020.
-JAVA_WHITESPACE = "".join(map(chr, range(0x21)))
-
-_MASK = 0xFFFFFFFF
-_SIGN = 0x80000000
-_CHUNK = 64
-
-
-def java_trim(text: str) -> str:
-    """`text` trimmed as Java's `String.trim()` does (chars <= U+0020, not Unicode spaces)."""
-    return text.strip(JAVA_WHITESPACE)
+__all__ = ["JAVA_WHITESPACE", "java_trim", "message_tag", "message_tag_code", "tag_code"]
 
 
 def tag_code(tag: str | None) -> int:
@@ -42,33 +32,13 @@ def tag_code(tag: str | None) -> int:
         raise TypeError(f"a tag is a string, not {type(tag).__name__}")
     if len(tag) <= _CACHED_LENGTH:
         return _cached_code(tag)
-    return _java_hash(tag)
+    return string_hash(tag)
 
 
 #: Codes of tags up to this long are remembered: a topic uses few distinct tags, and a
 #: bound on the length bounds the cache's memory.
 _CACHED_LENGTH = 64
-
-
-def _java_hash(tag: str) -> int:
-    units: bytes | tuple[int, ...]
-    if tag.isascii():
-        units = tag.encode("ascii")
-    else:
-        # "surrogatepass" keeps lone surrogates as the single units Java would hold.
-        data = tag.encode("utf-16-be", "surrogatepass")
-        units = struct.unpack(f">{len(data) // 2}H", data)
-    h = 0
-    # Reduce once per chunk, not once per unit: Python ints of a few hundred bits cost less
-    # than a mask per character, and reducing keeps them that small for long strings.
-    for start in range(0, len(units), _CHUNK):
-        for unit in units[start : start + _CHUNK]:
-            h = 31 * h + unit
-        h &= _MASK
-    return h - (1 << 32) if h & _SIGN else h
-
-
-_cached_code = lru_cache(maxsize=4096)(_java_hash)
+_cached_code = lru_cache(maxsize=4096)(string_hash)
 
 
 def message_tag(message: object) -> str | None:

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
+from msgfilter.java import utf16_key
+
 
 def _load_crc32c() -> Callable[[bytes, int], int] | None:
     try:
@@ -19,9 +21,6 @@ def _load_crc32c() -> Callable[[bytes, int], int] | None:
 
 
 _crc32c = _load_crc32c()
-
-_ASTRAL = "\U00010000"
-
 
 def crc32c(data: bytes, value: int = 0) -> int:
     """CRC-32C (Castagnoli) of `data`, continuing from a previous result `value`."""
@@ -37,25 +36,8 @@ def hash_hex(crc: int) -> str:
     return crc.to_bytes(4, "little").hex()
 
 
-def java_sort_key(name: str) -> str:
-    """A key whose code-point order is Java's `String.compareTo` order for `name`.
-
-    Java compares UTF-16 code units, so a character above U+FFFF (a surrogate pair, units
-    D800-DFFF) sorts before U+E000-U+FFFF, unlike Python's code-point order. The key spells
-    such characters as their two surrogates; every other string is its own key, so the usual
-    all-BMP case costs nothing. Same order as `name.encode("utf-16-be", "surrogatepass")`.
-    """
-    if name.isascii() or max(name) < _ASTRAL:
-        return name
-    return "".join(_units(ch) for ch in name)
-
-
-def _units(ch: str) -> str:
-    code = ord(ch)
-    if code < 0x10000:
-        return ch
-    code -= 0x10000
-    return chr(0xD800 + (code >> 10)) + chr(0xDC00 + (code & 0x3FF))
+#: A key whose code-point order is Java's `String.compareTo` order (msgfilter.java).
+java_sort_key = utf16_key
 
 
 def java_sorted(names: Iterable[str]) -> list[str]:

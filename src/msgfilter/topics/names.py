@@ -13,11 +13,11 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+from msgfilter.java import JavaNumberFormatError, parse_int
 from msgfilter.topics.errors import TopicNameError
 
 SCHEME_SEPARATOR = "://"
 PARTITIONED_TOPIC_SUFFIX = "-partition-"
-_INT_MAX = 2**31 - 1
 
 # NamedEntity.checkName: tenants, clusters and namespaces are `[-=:.\w]` with ASCII \w.
 _NAMED_ENTITY = re.compile(r"[-=:.A-Za-z0-9_]+")
@@ -131,12 +131,13 @@ def partition_index(name: str) -> int | None:
     if at < 0:
         return None
     digits = name[at + len(PARTITIONED_TOPIC_SUFFIX) :]
-    # Java's Integer.parseInt takes any Unicode decimal digit, so str.isdecimal is the match;
-    # the length comparison is Pulsar's own guard against leading zeros and signs.
-    if not digits.isdecimal():
+    try:
+        value = parse_int(digits)
+    except JavaNumberFormatError:
         return None
-    value = int(digits)
-    if value > _INT_MAX or len(str(value)) != len(digits):
+    # Pulsar's own guard against leading zeros and signs: the text must be the number's own
+    # (Integer.parseInt read every character as one UTF-16 unit, so lengths compare alike).
+    if value < 0 or len(str(value)) != len(digits):
         return None
     return value
 
