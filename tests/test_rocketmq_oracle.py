@@ -16,11 +16,12 @@ import pytest
 import msgfilter
 from msgfilter.errors import FilterError
 
-CASES = Path(__file__).parent / "data" / "rocketmq" / "cases-seed9.jsonl"
+DATA = Path(__file__).parent / "data" / "rocketmq"
+SAMPLES = {"cases-seed9.jsonl": 4500, "conversions-seed2.jsonl": 4000}
 
 
-def _cases() -> list[dict[str, Any]]:
-    return [json.loads(line) for line in CASES.read_text(encoding="utf-8").splitlines()]
+def _cases(name: str = "cases-seed9.jsonl") -> list[dict[str, Any]]:
+    return [json.loads(line) for line in (DATA / name).read_text(encoding="utf-8").splitlines()]
 
 
 def _ours(selector: str, properties: dict[str, str]) -> str:
@@ -31,9 +32,10 @@ def _ours(selector: str, properties: dict[str, str]) -> str:
     return "true" if f.matches(properties) else "not delivered"
 
 
-def test_every_case_agrees_with_rocketmq() -> None:
-    cases = _cases()
-    assert len(cases) == 4500
+@pytest.mark.parametrize("sample", sorted(SAMPLES))
+def test_every_case_agrees_with_rocketmq(sample: str) -> None:
+    cases = _cases(sample)
+    assert len(cases) == SAMPLES[sample]
     wrong = []
     for case in cases:
         want = case["answer"] if case["answer"] in ("parse-error", "true") else "not delivered"

@@ -12,8 +12,8 @@ from __future__ import annotations
 import dataclasses
 from typing import cast
 
+from ..java import wrap
 from ..syntax import nodes as n
-from .values import wrap
 
 
 def fold_signs(tree: n.Expr) -> n.Expr:

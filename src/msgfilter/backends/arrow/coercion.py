@@ -12,6 +12,7 @@ from collections.abc import Callable
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from ... import java
 from ...semantics import rocketmq as rq
 from ...semantics import values as v
 from ...tables import LONG_MAX
@@ -20,20 +21,13 @@ from .parts import FALSE, NULL_LONG, TRUE, Datum
 _INT32 = 2**31 - 1
 _NAN_BITS = 0x7FF8000000000000
 _MAGNITUDE = 0x7FFFFFFFFFFFFFFF
-# Integer.valueOf / Long.valueOf: a sign and decimal digits of any script. The fast path
-# takes ASCII digits with at most 18 significant ones (always within a long) to the cast
-# kernel; the rest go through semantics/rocketmq.py once per distinct value.
-_JAVA_INTEGER = r"\A[+-]?\p{Nd}+\z"
+# Which strings Integer.valueOf / Long.valueOf and Double.valueOf accept is msgfilter.java's
+# fact (its RE2 patterns); the ASCII forms below are only the narrower shapes the cast kernels
+# read exactly: at most 18 significant digits (always within a long), plain decimals. The
+# other accepted strings go through semantics/rocketmq.py once per distinct value.
+_JAVA_INTEGER = java.INTEGER_RE2
 _ASCII_INTEGER = r"\A[+-]?0*[0-9]{1,18}\z"
-# Double.valueOf (FloatingDecimal's grammar, after trimming characters <= U+0020). Plain
-# ASCII decimals go to the cast kernel (correctly rounded); NaN, Infinity, hexadecimal,
-# suffixed or padded ones through semantics/rocketmq.py.
-_JAVA_DOUBLE = (
-    r"\A[\x00-\x20]*[+-]?(?:NaN|Infinity"
-    r"|(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?[fFdD]?"
-    r"|0[xX](?:[0-9a-fA-F]+\.?|[0-9a-fA-F]*\.[0-9a-fA-F]+)[pP][+-]?[0-9]+[fFdD]?)"
-    r"[\x00-\x20]*\z"
-)
+_JAVA_DOUBLE = java.DOUBLE_RE2
 _ASCII_DOUBLE = r"\A[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?\z"
 
 
