@@ -6,7 +6,8 @@
   shortest-digits `Double.toString` of Java 19+;
 - `arith`: int/long wrap-around, float32 rounding, double bits, `Double.compare`, IEEE
   division;
-- `strings`: `String.hashCode`, `String.compareTo` (UTF-16) order, `String.trim`.
+- `strings`: `String.hashCode`, `String.compareTo` (UTF-16) order, `String.length`,
+  `String.trim`, `getBytes(UTF_8)`.
 
 Nothing here depends on the rest of msgfilter.
 """
@@ -46,16 +47,55 @@ from .numbers import (
     parse_long,
     parse_short,
 )
-from .strings import JAVA_WHITESPACE, java_trim, string_hash, utf16_key, utf16_units
+from .strings import (
+    JAVA_WHITESPACE,
+    java_trim,
+    string_hash,
+    utf8_bytes,
+    utf16_key,
+    utf16_length,
+    utf16_units,
+)
 from .text import double_text, float_text, shortest_double_text
 
 __all__ = [
-    "CANONICAL_NAN_BITS", "DIGIT_ZEROS", "DOUBLE_BODY_RE2", "DOUBLE_RE2", "INTEGER_ASCII_RE2",
-    "INTEGER_BITS", "INTEGER_RE2", "JAVA_DIGIT_CLASS_RE2", "JAVA_WHITESPACE",
-    "JavaNumberFormatError", "double_bits", "double_compare", "double_from_bits",
-    "double_raw_bits", "double_text", "float32_from_bits", "float32_raw_bits", "float_text",
-    "ieee_div", "java_digit", "java_trim", "long_div", "parse_boolean", "parse_byte",
-    "parse_double", "parse_float", "parse_int", "parse_integer", "parse_long", "parse_short",
-    "shortest_double_text", "string_hash", "to_double", "to_float32", "utf16_key",
-    "utf16_units", "wrap",
+    "CANONICAL_NAN_BITS",
+    "DIGIT_ZEROS",
+    "DOUBLE_BODY_RE2",
+    "DOUBLE_RE2",
+    "INTEGER_ASCII_RE2",
+    "INTEGER_BITS",
+    "INTEGER_RE2",
+    "JAVA_DIGIT_CLASS_RE2",
+    "JAVA_WHITESPACE",
+    "JavaNumberFormatError",
+    "double_bits",
+    "double_compare",
+    "double_from_bits",
+    "double_raw_bits",
+    "double_text",
+    "float32_from_bits",
+    "float32_raw_bits",
+    "float_text",
+    "ieee_div",
+    "java_digit",
+    "java_trim",
+    "long_div",
+    "parse_boolean",
+    "parse_byte",
+    "parse_double",
+    "parse_float",
+    "parse_int",
+    "parse_integer",
+    "parse_long",
+    "parse_short",
+    "shortest_double_text",
+    "string_hash",
+    "to_double",
+    "to_float32",
+    "utf8_bytes",
+    "utf16_key",
+    "utf16_length",
+    "utf16_units",
+    "wrap",
 ]

@@ -26,6 +26,21 @@ def utf16_units(text: str) -> tuple[int, ...] | bytes:
     return struct.unpack(f">{len(data) // 2}H", data)
 
 
+def utf16_length(text: str) -> int:
+    """`String.length()`: UTF-16 code units, so a character above U+FFFF counts twice."""
+    return len(text) if text.isascii() else len(text.encode("utf-16-le", "surrogatepass")) // 2
+
+
+def utf8_bytes(text: str) -> bytes:
+    """`text.getBytes(UTF_8)` as Java does it: a lone surrogate becomes `?`."""
+    try:
+        return text.encode("utf-8")
+    except UnicodeEncodeError:
+        # A Python str may hold a surrogate pair as two code points; Java sees one character.
+        joined = text.encode("utf-16-be", "surrogatepass").decode("utf-16-be", "surrogatepass")
+        return joined.encode("utf-8", "replace")
+
+
 def utf16_key(text: str) -> str:
     """A key whose (code point) order is Java's `String.compareTo` order for `text`.
 

@@ -12,6 +12,7 @@ from typing import Any, cast
 
 from lark import Token, Transformer
 
+from ..java import utf16_length
 from ..limits import Limits
 from . import nodes as n
 from .grammar import Grammar
@@ -39,7 +40,7 @@ def _span(*parts: n.Node | Token) -> n.Span:
 
 def _length(text: str, dialect: Grammar) -> int:
     # ActiveMQ counts UTF-16 code units (String.length); the spec counts characters.
-    return len(text.encode("utf-16-le")) // 2 if dialect.escape_utf16 else len(text)
+    return utf16_length(text) if dialect.escape_utf16 else len(text)
 
 
 def decode_string(token: Token) -> str:

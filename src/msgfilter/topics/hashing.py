@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
-from msgfilter.java import utf16_key
+from msgfilter.java import utf8_bytes, utf16_key
 
 
 def _load_crc32c() -> Callable[[bytes, int], int] | None:
@@ -38,6 +38,8 @@ def hash_hex(crc: int) -> str:
 
 #: A key whose code-point order is Java's `String.compareTo` order (msgfilter.java).
 java_sort_key = utf16_key
+#: `text.getBytes(UTF_8)` as Java does it (the bytes a topic-list hash covers).
+java_utf8 = utf8_bytes
 
 
 def java_sorted(names: Iterable[str]) -> list[str]:
@@ -48,16 +50,6 @@ def java_sorted(names: Iterable[str]) -> list[str]:
     else:
         items.sort(key=java_sort_key)
     return items
-
-
-def java_utf8(text: str) -> bytes:
-    """`text.getBytes(UTF_8)` as Java does it: a lone surrogate becomes `?`."""
-    try:
-        return text.encode("utf-8")
-    except UnicodeEncodeError:
-        # A Python str may hold a surrogate pair as two code points; Java sees one character.
-        joined = text.encode("utf-16-be", "surrogatepass").decode("utf-16-be", "surrogatepass")
-        return joined.encode("utf-8", "replace")
 
 
 def topics_hash(names: Iterable[str]) -> str:
