@@ -392,12 +392,7 @@ def test_every_node_class_is_vectorised_or_documented_as_row_by_row() -> None:
 def test_other_dialects_run_row_by_row_with_the_same_answers() -> None:
     table = pa.table({"tags": ["TagA", "TagB", None]})
     f = msgfilter.compile("TagA || TagC", "rocketmq-tag")
-    assert ma.evaluate(f, table).to_pylist() == [
-        f.evaluate(msgfilter.Message({}, tags=t)) for t in ("TagA", "TagB", None)
-    ]
-    try:
-        amq = msgfilter.compile("a % 2 = 1", "activemq")
-    except Exception:  # the activemq dialect is newer than this test
-        return
+    assert ma.evaluate(f, table).to_pylist() == [True, False, False]  # untagged: no match
+    amq = msgfilter.compile("a % 2 = 1", "activemq")
     numbers = pa.table({"a": [1, 2, None]})
-    assert ma.evaluate(amq, numbers).to_pylist() == [amq.evaluate({"a": x}) for x in (1, 2, None)]
+    assert ma.evaluate(amq, numbers).to_pylist() == [True, False, None]
