@@ -1,5 +1,6 @@
-"""The Spark backend against the per-message backend: the conformance corpus, Hypothesis
-cases and the edge cases where Spark's own operators differ from the dialect.
+"""The Spark backend against the per-message backend: Hypothesis cases and the edge cases
+where Spark's own operators differ from the dialect (the shared corpora run against Spark
+in tests/test_conformance.py).
 
 Spark's cost is per expression (building it over py4j, analysing, optimising,
 compiling), so the tests evaluate many selectors in one `select` over a small frame
@@ -10,9 +11,8 @@ whole grid of (selector, row) answers with `Filter.evaluate`.
 from __future__ import annotations
 
 import math
-import os
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager, nullcontext
+from contextlib import contextmanager
 from typing import Any
 
 import pytest
@@ -27,25 +27,11 @@ from pyspark.sql.pandas.types import to_arrow_schema  # noqa: E402
 
 import msgfilter  # noqa: E402
 import msgfilter.spark as ms  # noqa: E402
-from msgfilter.errors import FilterError  # noqa: E402
 from msgfilter.filter import Filter  # noqa: E402
-
-from conformance import load, message_of  # noqa: E402
 
 pytestmark = pytest.mark.spark
 
-CORPUS = "activemq-corpus-seed1.jsonl"
-PROPS = "props#"  # no identifier can be this name, so it never shadows one
-CASE = "case#"
 STRING_MAP = T.MapType(T.StringType(), T.StringType())
-LAYOUT = ms.Layout(properties_column=PROPS, tags_column=None)
-JAVA_TYPES: dict[str, T.DataType] = {
-    "byte": T.ByteType(), "short": T.ShortType(), "int": T.IntegerType(),
-    "long": T.LongType(),
-    # J21: the corpus's float 1.1 is the double 1.1, not the float nearest to it.
-    "float": T.DoubleType(), "double": T.DoubleType(),
-    "string": T.StringType(), "boolean": T.BooleanType(),
-}
 NO_LOCAL_RELATION = "org.apache.spark.sql.catalyst.optimizer.ConvertToLocalRelation"
 
 
@@ -86,106 +72,11 @@ def frame(spark: Any, schema: T.StructType, rows: Sequence[dict[str, object]]) -
 
 
 def grid(
-    df: Any, filters: Sequence[Filter], layout: ms.Layout = LAYOUT
+    df: Any, filters: Sequence[Filter], layout: ms.Layout = ms.DEFAULT_LAYOUT
 ) -> list[list[bool | None]]:
     """answers[row][i]: filter i on each row of `df`, all in one select."""
     columns = [ms.to_column(f, df.schema, layout).alias(f"r{i}") for i, f in enumerate(filters)]
     return [[row[i] for i in range(len(filters))] for row in df.select(*columns).collect()]
-
-
-def message_of_row(row: dict[str, object]) -> dict[str, object]:
-    """A test row as the message LAYOUT describes: map entries, then typed columns."""
-    message: dict[str, object] = dict(row.get(PROPS) or {})  # type: ignore[call-overload]
-    message.update((k, value) for k, value in row.items() if k not in (PROPS, CASE))
-    return message
-
-
-# -- the conformance corpus --------------------------------------------------------------------
-
-
-def _corpus() -> list[tuple[dict[str, Any], Filter, dict[str, tuple[str, object]]]]:
-    """(case, filter, {identifier: (column type or "map", value)}) of each valid case."""
-    out = []
-    for case in load(CORPUS):
-        try:
-            f = msgfilter.compile(case["selector"])
-        except FilterError:
-            continue
-        message = message_of(case)
-        declared = case.get("properties") or {}
-        typed: dict[str, tuple[str, object]] = {}
-        for name in sorted(f.identifiers):
-            if name not in message:
-                continue
-            value = message[name]
-            kind = declared[name]["type"] if name in declared else {
-                bool: "boolean", int: "long", float: "double", str: "string"
-            }[type(value)]
-            if kind == "string" and case["id"] % 2 == 0:
-                kind = "map"  # half the string properties come from the properties map
-            typed[name] = (kind, value)
-        out.append((case, f, typed))
-    return out
-
-
-def _buckets(
-    cases: list[tuple[dict[str, Any], Filter, dict[str, tuple[str, object]]]], size: int
-) -> list[tuple[dict[str, str], list[Any]]]:
-    """Cases packed first-fit into groups whose identifiers agree on column types (an
-    identifier a case lacks is NULL whatever its column type), at most `size` each."""
-    buckets: list[tuple[dict[str, str], list[Any]]] = []
-    for item in cases:
-        need = {name: kind for name, (kind, _) in item[2].items()}
-        for types, members in buckets:
-            if len(members) < size and all(types.get(k, t) == t for k, t in need.items()):
-                types.update(need)
-                members.append(item)
-                break
-        else:
-            buckets.append((dict(need), [item]))
-    return buckets
-
-
-def test_corpus_agrees_with_the_spec_and_the_per_message_backend(spark: Any) -> None:
-    # As jobs with generated code, one per frame (about as fast as letting Spark's
-    # interpreter evaluate the in-memory rows while optimising, which
-    # MSGFILTER_SPARK_INTERPRETED=1 selects).
-    cases = _corpus()
-    assert len(cases) > 2000
-    wrong_spec: list[object] = []
-    wrong_cross: list[object] = []
-    interpreted = os.environ.get("MSGFILTER_SPARK_INTERPRETED") == "1"
-    mode = nullcontext() if interpreted else codegen(spark)
-    with mode, sql_conf(spark, spark__sql__caseSensitive="true"):  # JMSType vs jmsType
-        for types, members in _buckets(cases, 150):
-            columns = sorted(k for k, kind in types.items() if kind != "map")
-            schema = T.StructType(
-                [T.StructField(CASE, T.IntegerType())]
-                + [T.StructField(k, JAVA_TYPES[types[k]]) for k in columns]
-                + [T.StructField(PROPS, STRING_MAP)]
-            )
-            rows = []
-            for case, _, typed in members:
-                row: dict[str, object] = {CASE: case["id"], PROPS: {}}
-                for name, (kind, value) in typed.items():
-                    if kind == "map":
-                        row[PROPS][name] = value  # type: ignore[index]
-                    else:
-                        row[name] = value
-                rows.append(row)
-            filters = [f for _, f, _ in members]
-            answers = grid(frame(spark, schema, rows), filters)
-            for r, (row, line) in enumerate(zip(rows, answers, strict=True)):
-                message = message_of_row(row)
-                for i, (f, got) in enumerate(zip(filters, line, strict=True)):
-                    if i == r and got != members[i][0]["spec"]:
-                        wrong_spec.append((members[i][0]["id"], f.text, row, got))
-                    # Every selector on every row of its frame: never an exception,
-                    # always the per-message answer.
-                    if got != f.evaluate(message):
-                        wrong_cross.append((f.text, message, got))
-    assert not wrong_spec, wrong_spec[:5]
-    assert not wrong_cross, wrong_cross[:5]
 
 
 # -- edge cases: where Spark's operators differ from the dialect -------------------------------
