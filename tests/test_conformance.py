@@ -185,9 +185,9 @@ SPARK_TYPES = {
 #: message, docs/spark.md) at ~20 ms a selector: of these corpora, every n-th selector
 #: and of its cases every m-th, as (n, m); everything with MSGFILTER_CONFORMANCE_FULL=1.
 SPARK_SAMPLES = {
-    "rocketmq:cases-seed9": (8, 1),
+    "rocketmq:cases-seed9": (16, 1),
     "rocketmq:conversions-seed2": (1, 4),
-    "activemq:activemq-corpus-seed1": (16, 1),
+    "activemq:activemq-corpus-seed1": (32, 1),
 }
 NO_LOCAL_RELATION = "org.apache.spark.sql.catalyst.optimizer.ConvertToLocalRelation"
 
