@@ -118,7 +118,8 @@ def plan(f: Filter) -> Plan:
     if found is None:
         return Plan(everything=True, reason=planner.why(f.tree))
     probes, exact, structure = found
-    return Plan(probes=probes, exact=exact, structure=structure)
+    # A probe named twice (`a IN ('x', 'x')`) is filed once.
+    return Plan(probes=tuple(dict.fromkeys(probes)), exact=exact, structure=structure)
 
 
 def _rocketmq_tags(f: RocketMQTagFilter) -> Plan:
@@ -126,7 +127,7 @@ def _rocketmq_tags(f: RocketMQTagFilter) -> Plan:
         return Plan(everything=True, exact=True, reason="rocketmq-tag '*' (every message)")
     if not f.tags:
         return Plan(never=True, reason="rocketmq-tag with no tag (no message)")
-    return Plan(probes=tuple(Tag(t) for t in f.ordered_tags), exact=True, structure="tag")
+    return Plan(probes=tuple(Tag(t) for t in f.ordered_tags), exact=True, structure="tag set")
 
 
 def _pulsar_tags(f: PulsarTagFilter) -> Plan:
