@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from .subscriptions import Entry, SubscriptionIndex
 
 #: From this many candidate rows on, a filter is evaluated with Arrow kernels at once.
-COLUMNAR_ROWS = 256
+COLUMNAR_ROWS = 4096
 
 
 def key_type(keys: list[Hashable]) -> pa.DataType:

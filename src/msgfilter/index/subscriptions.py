@@ -28,7 +28,29 @@ class Entry:
     number: int
     filter: Filter
     plan: Plan
+    shared: _Shared
+    text_key: tuple[str, str, type]
     keys: dict[Hashable, None] = field(default_factory=dict)
+
+
+class _Shared:
+    """A filter as a dict key whose hash is computed once (a filter hashes its tree)."""
+
+    __slots__ = ("filter", "hash")
+
+    def __init__(self, f: Filter) -> None:
+        self.filter = f
+        self.hash = hash(f)
+
+    def __hash__(self) -> int:
+        return self.hash
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, _Shared):
+            return NotImplemented
+        return self.filter is other.filter or (
+            self.hash == other.hash and self.filter == other.filter
+        )
 
 
 class SubscriptionIndex:
@@ -49,7 +71,8 @@ class SubscriptionIndex:
         self._order: dict[Hashable, int] = {}
         self._serial = 0
         self._entries: dict[int, Entry] = {}
-        self._by_filter: dict[Filter, Entry] = {}
+        self._by_filter: dict[_Shared, Entry] = {}
+        self._by_text: dict[tuple[str, str, type], Entry] = {}
         self._next = 0
         self._stores: dict[ValueModel, SelectorStore] = {}
         self._tags = TagStore()
@@ -79,16 +102,27 @@ class SubscriptionIndex:
         hash(key)
         if not isinstance(compiled, Filter):
             raise TypeError(f"expected a compiled msgfilter.Filter, not {type(compiled).__name__}")
+        # Hashing a filter hashes its tree: the text finds most shared filters first.
+        text_key = (compiled.dialect, compiled.text, type(compiled))
         with self._lock:
-            entry = self._by_filter.get(compiled)
-            if entry is not None and self._keys.get(key) is entry:
-                return
-        found = plan(compiled) if entry is None else entry.plan
-        with self._lock:
-            self._detach(key)
-            entry = self._by_filter.get(compiled)
+            entry = self._by_text.get(text_key)
+        shared = _Shared(compiled) if entry is None else None
+        found = None
+        if entry is None:
+            with self._lock:
+                entry = self._by_filter.get(shared)
             if entry is None:
-                entry = Entry(self._next, compiled, found)
+                found = plan(compiled)
+        with self._lock:
+            if self._keys.get(key) is entry and entry is not None:
+                return
+            self._detach(key)
+            # Another thread may have filed the same filter meanwhile.
+            entry = self._by_text.get(text_key) or self._by_filter.get(
+                shared or _Shared(compiled))
+            if entry is None:
+                entry = Entry(self._next, compiled, found or plan(compiled),
+                              shared or _Shared(compiled), text_key)
                 self._next += 1
                 self._attach(entry)
             entry.keys[key] = None
@@ -105,7 +139,8 @@ class SubscriptionIndex:
 
     def _attach(self, entry: Entry) -> None:
         self._entries[entry.number] = entry
-        self._by_filter[entry.filter] = entry
+        self._by_filter[entry.shared] = entry
+        self._by_text[entry.text_key] = entry
         p = entry.plan
         if p.never:
             return
@@ -130,7 +165,8 @@ class SubscriptionIndex:
         if entry.keys:
             return
         del self._entries[entry.number]
-        del self._by_filter[entry.filter]
+        del self._by_filter[entry.shared]
+        del self._by_text[entry.text_key]
         p = entry.plan
         self._everything.pop(entry.number, None)
         self._matches_all.pop(entry.number, None)
