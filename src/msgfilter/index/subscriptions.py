@@ -14,7 +14,7 @@ from ..errors import FilterError
 from ..filter import Filter
 from ..semantics.model import ValueModel
 from ..tables import DEFAULT_LAYOUT, Layout
-from .keys import AnyTag, Plan, Tag, plan
+from .keys import AnyTag, Estimate, Plan, Tag, plan, static_estimate
 from .store import SelectorStore, TagStore, view_of
 
 if TYPE_CHECKING:
@@ -112,7 +112,7 @@ class SubscriptionIndex:
             with self._lock:
                 entry = self._by_filter.get(shared)
             if entry is None:
-                found = plan(compiled)
+                found = plan(compiled, self._estimator(compiled))
         with self._lock:
             if self._keys.get(key) is entry and entry is not None:
                 return
@@ -121,7 +121,7 @@ class SubscriptionIndex:
             entry = self._by_text.get(text_key) or self._by_filter.get(
                 shared or _Shared(compiled))
             if entry is None:
-                entry = Entry(self._next, compiled, found or plan(compiled),
+                entry = Entry(self._next, compiled, found or plan(compiled, self._estimator(compiled)),
                               shared or _Shared(compiled), text_key)
                 self._next += 1
                 self._attach(entry)
@@ -136,6 +136,11 @@ class SubscriptionIndex:
             if key not in self._keys:
                 raise KeyError(key)
             self._detach(key)
+
+    def _estimator(self, compiled: Filter) -> Estimate:
+        store = self._stores.get(compiled.model)
+        # Read without the lock: a stale statistic only changes which key is chosen.
+        return static_estimate if store is None else store.estimate
 
     def _attach(self, entry: Entry) -> None:
         self._entries[entry.number] = entry
