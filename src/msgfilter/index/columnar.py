@@ -39,7 +39,9 @@ def key_type(keys: list[Hashable]) -> pa.DataType:
         ) from None
 
 
-def match_table(index: SubscriptionIndex, table: Any, layout: Layout) -> pa.Table:
+def match_table(
+    index: SubscriptionIndex, table: Any, layout: Layout, columnar_rows: int = COLUMNAR_ROWS
+) -> pa.Table:
     """The (row, key) table of `index.match_table` (the caller holds the index's lock)."""
     import pyarrow as pa
 
@@ -69,7 +71,7 @@ def match_table(index: SubscriptionIndex, table: Any, layout: Layout) -> pa.Tabl
                 keys.extend(entry.keys)
     for number, at in pending.items():
         entry = pending_entry[number]
-        for row in _verified(entry, table, layout, rows, at):
+        for row in _verified(entry, table, layout, rows, at, columnar_rows):
             found[row].extend(entry.keys)
     out_rows: list[int] = []
     out_keys: list[Hashable] = []
@@ -86,7 +88,7 @@ def match_table(index: SubscriptionIndex, table: Any, layout: Layout) -> pa.Tabl
 
 
 def _verified(
-    entry: Entry, table: Any, layout: Layout, rows: list[Any], at: list[int]
+    entry: Entry, table: Any, layout: Layout, rows: list[Any], at: list[int], columnar_rows: int
 ) -> list[int]:
     """The rows among `at` whose message the entry's filter matches."""
     import pyarrow as pa
@@ -95,7 +97,7 @@ def _verified(
     from ..backends.arrow import LOWERINGS
 
     f = entry.filter
-    if len(at) >= COLUMNAR_ROWS and f.model in LOWERINGS:
+    if len(at) >= columnar_rows and f.model in LOWERINGS:
         taken = table.take(pa.array(at, pa.int64()))
         mask = arrow.matches(f, taken, layout).to_pylist()
         return [row for row, hit in zip(at, mask, strict=True) if hit]
