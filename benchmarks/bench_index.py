@@ -24,10 +24,9 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
-from test_index_workload import realistic_messages, realistic_selectors  # noqa: E402
-
-import msgfilter  # noqa: E402
-from msgfilter import SubscriptionIndex  # noqa: E402
+import msgfilter
+from msgfilter import SubscriptionIndex
+from test_index_workload import realistic_messages, realistic_selectors
 
 
 def _best(fn: Any, repeat: int = 3) -> float:

@@ -84,7 +84,11 @@ def test_match_table_equals_per_row_match(layout: Layout) -> None:
 def test_arrow_path_for_many_candidate_rows() -> None:
     idx = build()
     data = table()
-    got = match_table(idx, data, DEFAULT_LAYOUT, columnar_rows=1)
+    with idx._lock:
+        got = match_table(
+            data, DEFAULT_LAYOUT, idx._entry_candidates, list(idx._matches_all.values()),
+            list(idx._keys), dict(idx._order), columnar_rows=1,
+        )
     pairs = list(zip(got.column("row").to_pylist(), got.column("key").to_pylist(), strict=True))
     assert pairs == expected(idx, data, DEFAULT_LAYOUT)
 

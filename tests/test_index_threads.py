@@ -3,6 +3,7 @@ over the subscriptions before or after some change, never a mix."""
 
 from __future__ import annotations
 
+import functools
 import threading
 from collections.abc import Hashable
 from typing import Any
@@ -48,11 +49,11 @@ def test_matches_see_whole_states() -> None:
             key = step % 90
             if key in subs and step % 3 == 0:
                 del subs[key]
-                change = lambda: idx.remove(key)  # noqa: E731
+                change = functools.partial(idx.remove, key)
             else:
                 text = selector(step * 7 + 3)
                 subs[key] = msgfilter.compile(text)
-                change = lambda: idx.add(key, text)  # noqa: E731
+                change = functools.partial(idx.add, key, text)
             snapshot = dict(subs)
             with states_lock:
                 # The new state is recorded before it is published, so a reader that

@@ -109,7 +109,8 @@ def realistic_selectors(count: int, seed: int = 1) -> list[str]:
             text = f"tenant IN ({items}) AND type = 'k{ty}'"
         elif shape < 0.63:
             low = rnd.randrange(0, 10_000)
-            text = f"customer = {rnd.randrange(tenants * 10)} AND amount BETWEEN {low} AND {low + 500}"
+            customer = rnd.randrange(tenants * 10)
+            text = f"customer = {customer} AND amount BETWEEN {low} AND {low + 500}"
         elif shape < 0.68:
             text = f"tenant = 't{t}' AND amount > {rnd.randrange(5_000, 10_000)}.5"
         elif shape < 0.69:

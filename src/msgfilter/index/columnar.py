@@ -8,15 +8,18 @@ rows with the Arrow backend; the others are checked row by row.
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable, Iterable
 from typing import TYPE_CHECKING, Any
 
 from ..tables import Layout
+from .entries import Entry
 
 if TYPE_CHECKING:
     import pyarrow as pa
 
-    from .subscriptions import Entry, SubscriptionIndex
+#: What the index gives for one message: the entries that may match, and whether every
+#: one of them must be verified.
+Candidates = Callable[[Any], tuple[Iterable[Entry], bool]]
 
 #: From this many candidate rows on, a filter is evaluated with Arrow kernels at once.
 COLUMNAR_ROWS = 4096
@@ -40,34 +43,40 @@ def key_type(keys: list[Hashable]) -> pa.DataType:
 
 
 def match_table(
-    index: SubscriptionIndex, table: Any, layout: Layout, columnar_rows: int = COLUMNAR_ROWS
+    table: Any,
+    layout: Layout,
+    candidates: Candidates,
+    matches_all: list[Entry],
+    all_keys: list[Hashable],
+    order: dict[Hashable, int],
+    columnar_rows: int = COLUMNAR_ROWS,
 ) -> pa.Table:
-    """The (row, key) table of `index.match_table` (the caller holds the index's lock)."""
+    """The (row, key) table of `SubscriptionIndex.match_table`: `candidates` gives each
+    row's entries, `matches_all` the entries that match every message, `order` each key's
+    insertion rank (the caller holds the index's lock)."""
     import pyarrow as pa
 
     from .. import arrow
 
     if not isinstance(table, pa.Table | pa.RecordBatch):
         raise TypeError(f"expected a pyarrow Table or RecordBatch, not {type(table).__name__}")
-    all_keys = list(index._keys)
     ktype = key_type(all_keys)
-    order = index._order
     rows = arrow.messages(table, layout)
     # For each row: the entries decided (exact hits) and the entries still to verify.
     pending: dict[int, list[int]] = {}
     pending_entry: dict[int, Entry] = {}
     found: list[list[Hashable]] = [[] for _ in rows]
     for row, message in enumerate(rows):
-        candidates, verify_all = index._entry_candidates(message)
+        maybe, verify_all = candidates(message)
         keys = found[row]
-        for entry in candidates:
+        for entry in maybe:
             if entry.plan.exact and not verify_all:
                 keys.extend(entry.keys)
             else:
                 pending.setdefault(entry.number, []).append(row)
                 pending_entry[entry.number] = entry
         if not verify_all:
-            for entry in index._matches_all.values():
+            for entry in matches_all:
                 keys.extend(entry.keys)
     for number, at in pending.items():
         entry = pending_entry[number]

@@ -321,8 +321,8 @@ class SelectorStore:
                 if number is not None:
                     ranges[name].hits(number, out)
         if keys_of:
-            for idents, postings in self.compound.items():
-                self._compound_hits(idents, postings, keys_of, out)
+            for chained, postings in self.compound.items():
+                self._compound_hits(chained, postings, keys_of, out)
 
     @staticmethod
     def _compound_hits(
@@ -334,7 +334,7 @@ class SelectorStore:
             keys = keys_of.get(ident)
             if not keys:
                 return
-            combos = [combo + (key,) for combo in combos for key in keys]
+            combos = [(*combo, key) for combo in combos for key in keys]
         for combo in combos:
             found = postings.get(combo)
             if found:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import copy
 import threading
 from collections.abc import Hashable, Iterable, Iterator, KeysView
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from .. import dialects
@@ -14,43 +13,14 @@ from ..errors import FilterError
 from ..filter import Filter
 from ..semantics.model import ValueModel
 from ..tables import DEFAULT_LAYOUT, Layout
-from .keys import AnyTag, Estimate, Plan, Tag, plan, static_estimate
+from .columnar import match_table
+from .entries import Entry, Shared
+from .explain import explain
+from .keys import AnyTag, Estimate, Tag, plan, static_estimate
 from .store import SelectorStore, TagStore, view_of
 
 if TYPE_CHECKING:
     import pyarrow as pa
-
-
-@dataclass(slots=True, eq=False)
-class Entry:
-    """One distinct filter and the subscription keys that share it."""
-
-    number: int
-    filter: Filter
-    plan: Plan
-    shared: _Shared
-    text_key: tuple[str, str, type]
-    keys: dict[Hashable, None] = field(default_factory=dict)
-
-
-class _Shared:
-    """A filter as a dict key whose hash is computed once (a filter hashes its tree)."""
-
-    __slots__ = ("filter", "hash")
-
-    def __init__(self, f: Filter) -> None:
-        self.filter = f
-        self.hash = hash(f)
-
-    def __hash__(self) -> int:
-        return self.hash
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, _Shared):
-            return NotImplemented
-        return self.filter is other.filter or (
-            self.hash == other.hash and self.filter == other.filter
-        )
 
 
 class SubscriptionIndex:
@@ -71,7 +41,7 @@ class SubscriptionIndex:
         self._order: dict[Hashable, int] = {}
         self._serial = 0
         self._entries: dict[int, Entry] = {}
-        self._by_filter: dict[_Shared, Entry] = {}
+        self._by_filter: dict[Shared, Entry] = {}
         self._by_text: dict[tuple[str, str, type], Entry] = {}
         self._next = 0
         self._stores: dict[ValueModel, SelectorStore] = {}
@@ -106,9 +76,9 @@ class SubscriptionIndex:
         text_key = (compiled.dialect, compiled.text, type(compiled))
         with self._lock:
             entry = self._by_text.get(text_key)
-        shared = _Shared(compiled) if entry is None else None
+        shared = Shared(compiled) if entry is None else None
         found = None
-        if entry is None:
+        if shared is not None:
             with self._lock:
                 entry = self._by_filter.get(shared)
             if entry is None:
@@ -118,11 +88,14 @@ class SubscriptionIndex:
                 return
             self._detach(key)
             # Another thread may have filed the same filter meanwhile.
-            entry = self._by_text.get(text_key) or self._by_filter.get(
-                shared or _Shared(compiled))
+            if shared is None:
+                shared = Shared(compiled)
+            entry = self._by_text.get(text_key) or self._by_filter.get(shared)
             if entry is None:
-                entry = Entry(self._next, compiled, found or plan(compiled, self._estimator(compiled)),
-                              shared or _Shared(compiled), text_key)
+                entry = Entry(
+                    self._next, compiled, found or plan(compiled, self._estimator(compiled)),
+                    shared, text_key,
+                )
                 self._next += 1
                 self._attach(entry)
             entry.keys[key] = None
@@ -229,17 +202,16 @@ class SubscriptionIndex:
         """(row, key) pairs for the rows of an Arrow Table or RecordBatch whose message
         (by the rules of `layout`, as `msgfilter.arrow`) each key's filter matches:
         columns `row` (int64) and `key`, sorted by row then by the keys' insertion order."""
-        from .columnar import match_table
-
         with self._lock:
-            return match_table(self, table, layout)
+            return match_table(
+                table, layout, self._entry_candidates, list(self._matches_all.values()),
+                list(self._keys), dict(self._order),
+            )
 
     def explain(self) -> str:
         """How many subscriptions are indexed on what, which are always checked, why."""
-        from .explain import explain
-
         with self._lock:
-            return explain(self)
+            return explain(list(self._entries.values()), self._dialect)
 
     def _entry_candidates(self, message: Any) -> tuple[Iterable[Entry], bool]:
         """Entries that may match, and whether every one must be verified (with the lock
@@ -253,7 +225,7 @@ class SubscriptionIndex:
                     store.candidates(view, found)
             if self._tags:
                 self._tags.candidates(message, found)
-        except Exception:  # noqa: BLE001 - an odd message: check every filter instead
+        except Exception:
             return list(entries.values()), True
         if not found:
             numbers: Iterable[int] = ()
