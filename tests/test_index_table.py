@@ -87,7 +87,7 @@ def test_arrow_path_for_many_candidate_rows() -> None:
     with idx._lock:
         got = match_table(
             data, DEFAULT_LAYOUT, idx._entry_candidates, list(idx._matches_all.values()),
-            list(idx._keys), dict(idx._order), columnar_rows=1,
+            list(idx._keys), dict(idx._order), None, columnar_rows=1,
         )
     pairs = list(zip(got.column("row").to_pylist(), got.column("key").to_pylist(), strict=True))
     assert pairs == expected(idx, data, DEFAULT_LAYOUT)

@@ -49,19 +49,19 @@ def match_table(
     matches_all: list[Entry],
     all_keys: list[Hashable],
     order: dict[Hashable, int],
+    names: frozenset[str] | None = None,
     columnar_rows: int = COLUMNAR_ROWS,
 ) -> pa.Table:
     """The (row, key) table of `SubscriptionIndex.match_table`: `candidates` gives each
     row's entries, `matches_all` the entries that match every message, `order` each key's
-    insertion rank (the caller holds the index's lock)."""
+    insertion rank, `names` what the filters read (None: every property) (the caller
+    holds the index's lock)."""
     import pyarrow as pa
-
-    from .. import arrow
 
     if not isinstance(table, pa.Table | pa.RecordBatch):
         raise TypeError(f"expected a pyarrow Table or RecordBatch, not {type(table).__name__}")
     ktype = key_type(all_keys)
-    rows = arrow.messages(table, layout)
+    rows = row_messages(table, layout, names)
     # For each row: the entries decided (exact hits) and the entries still to verify.
     pending: dict[int, list[int]] = {}
     pending_entry: dict[int, Entry] = {}
@@ -94,6 +94,23 @@ def match_table(
         "row": pa.array(out_rows, pa.int64()),
         "key": pa.array(out_keys, ktype),
     })
+
+
+def row_messages(table: Any, layout: Layout, names: frozenset[str] | None) -> list[Any]:
+    """Each row as the message `msgfilter.arrow.messages` gives, as a plain dict: the
+    properties, then `TAGS` and `KEYS` where the row has no property of that name (what a
+    `Message`'s view holds, read through the filters' fast path)."""
+    from ..backends.arrow import message_rows
+    from ..message import KEYS_PROPERTY, TAGS_PROPERTY
+
+    out: list[Any] = []
+    for properties, tag, keys in message_rows(table, layout, names):
+        if tag is not None:
+            properties.setdefault(TAGS_PROPERTY, tag)
+        if keys:
+            properties.setdefault(KEYS_PROPERTY, " ".join(keys))
+        out.append(properties)
+    return out
 
 
 def _verified(

@@ -205,8 +205,18 @@ class SubscriptionIndex:
         with self._lock:
             return match_table(
                 table, layout, self._entry_candidates, list(self._matches_all.values()),
-                list(self._keys), dict(self._order),
+                list(self._keys), dict(self._order), self._names(),
             )
+
+    def _names(self) -> frozenset[str] | None:
+        """Every name the filters read; None when one reads names not known in advance
+        (Pulsar's `tag*` properties)."""
+        names: set[str] = set()
+        for entry in self._entries.values():
+            if hasattr(entry.filter, "reads_prefix"):
+                return None
+            names |= entry.filter.identifiers
+        return frozenset(names)
 
     def explain(self) -> str:
         """How many subscriptions are indexed on what, which are always checked, why."""
