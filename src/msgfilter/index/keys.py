@@ -364,6 +364,8 @@ class _JmsPlanner(_Planner):
             node = node.operand
             if isinstance(node, n.Ident):
                 return (Present(node.name),), False, "IS NOT NULL"
+            if isinstance(node, n.IsNull) and not node.negated:
+                return self.is_not_null(n.IsNull(True, node.operand))
         if not isinstance(node, n.Compare | n.In | n.Like | n.Between):
             return None
         names: list[str] = []
