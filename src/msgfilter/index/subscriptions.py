@@ -235,7 +235,7 @@ class SubscriptionIndex:
                     store.candidates(view, found)
             if self._tags:
                 self._tags.candidates(message, found)
-        except Exception:
+        except Exception:  # an odd message (its get or items raised): check every filter
             return list(entries.values()), True
         if not found:
             numbers: Iterable[int] = ()
@@ -260,7 +260,7 @@ class SubscriptionIndex:
                     store.candidates(view, found)
             if self._tags:
                 self._tags.candidates(message, found)
-        except Exception:
+        except Exception:  # an odd message (its get or items raised): check every filter
             return [k for e in list(entries.values()) if e.matches(message) for k in e.keys]
         keys: list[Hashable] = []
         if found:
