@@ -98,7 +98,7 @@ def realistic_selectors(count: int, seed: int = 1) -> list[str]:
     tenants = max(10, count // 10)
     out: list[str] = []
     # A few selectors no conjunct keys: checked for every message (they rarely match).
-    for r in range(min(count // 50, 20)):
+    for r in range(min(count // 500, 20)):
         out.append(f"NOT (region = 'r{r % 8}' OR score > -{99 + r})")
     for _ in range(count - len(out)):
         t, r, ty = rnd.randrange(tenants), rnd.randrange(8), rnd.randrange(20)
