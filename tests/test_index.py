@@ -103,6 +103,16 @@ def test_jms_or_not_and_unkeyable() -> None:
     assert "always checked: 1 subscriptions\n         1  IsNull condition" in text
 
 
+def test_jms_between_with_a_null_bound() -> None:
+    # NOT BETWEEN is an OR: `c < a` is UNKNOWN with a NULL, `c > -2**63` TRUE.
+    idx = index("jms", "c NOT BETWEEN a AND -9223372036854775808", "NOT (c BETWEEN a AND 5)",
+                "c BETWEEN a AND 5")
+    assert agree(idx, {"c": 0}) == {0}
+    assert agree(idx, {"c": 6}) == {0, 1}
+    assert agree(idx, {"c": 6, "a": 7}) == {0, 1}
+    assert agree(idx, {"c": 3, "a": 1}) == {0, 2}
+
+
 def test_jms_unkeyable_selectors_are_always_checked() -> None:
     idx = index("jms", "NOT (a = 'x' AND b = 2)", "a = 'x' OR b IS NULL", "NOT (a IS NULL)",
                 "a + 1 > 2", "NOT (a IS NOT NULL)")

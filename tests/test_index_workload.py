@@ -50,8 +50,10 @@ def _atom(draw: st.DrawFn, dialect: str) -> str:
         number = draw(st.sampled_from(NUMBERS))
         return f"{name} {op} {number}"
     if kind == "between":
-        low, high = draw(st.sampled_from(NUMBERS)), draw(st.sampled_from(NUMBERS))
-        return f"{name} BETWEEN {low} AND {high}"
+        bounds = NUMBERS + NAMES[:3]
+        low, high = draw(st.sampled_from(bounds)), draw(st.sampled_from(bounds))
+        word = "NOT BETWEEN" if draw(st.booleans()) else "BETWEEN"
+        return f"{name} {word} {low} AND {high}"
     if kind == "prefix":
         prefix = draw(st.sampled_from(("a", "ab", "e", "T", "\u0665", "x")))
         if dialect == "rocketmq":
@@ -60,7 +62,8 @@ def _atom(draw: st.DrawFn, dialect: str) -> str:
     if kind == "null":
         return f"{name} IS NOT NULL" if draw(st.booleans()) else f"{name} IS NULL"
     if kind == "ne":
-        return f"{name} <> {literal}"
+        other = draw(st.sampled_from((literal, *NAMES[:3], f"{NAMES[0]} + 1")))
+        return f"{name} <> {other}"
     return name
 
 

@@ -359,7 +359,7 @@ class _JmsPlanner(_Planner):
         """A JMS predicate over identifiers, literals and arithmetic is TRUE or FALSE only
         when none of its identifiers is NULL (J24-J37: NULL makes it UNKNOWN, and
         arithmetic on NULL is NULL), so `a <> 5`, `a NOT IN (...)`, `a > b`, and NOT of
-        such a predicate key as `IS NOT NULL` of one identifier."""
+        such a predicate key as `IS NOT NULL` of one identifier (of BETWEEN's operand)."""
         if isinstance(node, n.Not):
             node = node.operand
             if isinstance(node, n.Ident):
@@ -369,7 +369,11 @@ class _JmsPlanner(_Planner):
         if not isinstance(node, n.Compare | n.In | n.Like | n.Between):
             return None
         names: list[str] = []
-        stack: list[n.Expr] = list(n.children(node))
+        # [NOT] BETWEEN is two comparisons joined by AND (OR when negated): a NULL bound
+        # leaves the other comparison to decide, so only the operand must be present.
+        stack: list[n.Expr] = (
+            [node.operand] if isinstance(node, n.Between) else list(n.children(node))
+        )
         while stack:
             current = stack.pop()
             if isinstance(current, n.Ident):
