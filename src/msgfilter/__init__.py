@@ -28,6 +28,7 @@ from .errors import (
     FilterTypeError,
 )
 from .filter import Filter
+from .index import SubscriptionIndex
 from .limits import Limits
 from .message import Message
 
@@ -52,6 +53,7 @@ __all__ = [
     "Limits",
     "Message",
     "Position",
+    "SubscriptionIndex",
     "cache_info",
     "compile",
     "filter_batch",

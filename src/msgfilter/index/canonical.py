@@ -1,0 +1,157 @@
+"""The key forms of values, per value model: what a literal is filed under and what a
+message value is looked up by.
+
+A literal's key and a message value's keys must meet whenever the dialect's comparison
+says "equal": a key may be too wide (the evaluator then answers), never too narrow.
+Keys of different kinds never compare equal: strings are `str`, JMS numbers are `float`,
+RocketMQ integers `int`, RocketMQ doubles `("d", bits)`, booleans `("b", value)` (a bare
+`True` would equal `1` and `1.0` in a dict).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from .. import java
+from ..semantics import rocketmq as rq
+from ..syntax import nodes as n
+
+TRUE_KEY = ("b", True)
+FALSE_KEY = ("b", False)
+
+#: Every integer below this is exact in a double: for such a literal the double key of a
+#: long equals the literal's only when the long does (JMS compares two longs exactly).
+EXACT_IN_DOUBLE = 2**53
+
+
+def bool_key(value: bool) -> tuple[str, bool]:
+    return TRUE_KEY if value else FALSE_KEY
+
+
+def double_key(value: float) -> tuple[str, int]:
+    """RocketMQ compares doubles with Double.compare: -0.0 is not 0.0, NaN equals NaN."""
+    return ("d", java.double_bits(value))
+
+
+# -- JMS ---------------------------------------------------------------------------------
+
+
+def jms_literal(node: n.Expr) -> tuple[object, bool] | None:
+    """(key, exact) of a JMS literal on one side of `=`; exact means that a hit alone
+    proves the comparison TRUE. None when no key can stand for it (NULL, NaN)."""
+    if isinstance(node, n.StringLit):
+        return node.value, True
+    if isinstance(node, n.BoolLit):
+        return bool_key(node.value), True
+    if isinstance(node, n.ExactLit):
+        # J25: a long meets a double as to_double(long); two longs compare exactly, and
+        # beyond 2**53 several longs share one double, so a hit there proves nothing.
+        return java.to_double(node.value), abs(node.value) < EXACT_IN_DOUBLE
+    if isinstance(node, n.ApproxLit):
+        value = node.value
+        if value != value:
+            return None
+        # + 0.0 files -0.0 under 0.0: the two are equal in JMS. An infinite literal meets
+        # a long beyond the double range, whose float() the evaluator cannot take.
+        return value + 0.0, math.isfinite(value)
+    return None
+
+
+def jms_value(value: Any) -> object | None:
+    """The one key a JMS message value is looked up by (None: it equals no literal)."""
+    cls = type(value)
+    if cls is str:
+        return value
+    if cls is float:
+        return None if value != value else value + 0.0
+    if cls is int:
+        return java.to_double(value)
+    if cls is bool:
+        return bool_key(value)
+    return None
+
+
+def jms_number(value: Any) -> float | None:
+    """Where a JMS message value sits among numeric range bounds (None: not a number)."""
+    cls = type(value)
+    if cls is int:
+        return java.to_double(value)
+    if cls is float and value == value:
+        return float(value)
+    return None
+
+
+def jms_text(value: Any) -> str | None:
+    return value if type(value) is str else None
+
+
+def jms_bound(node: n.Expr) -> float | None:
+    """A numeric literal as a range bound in double space (None: not a number)."""
+    if isinstance(node, n.ExactLit):
+        return java.to_double(node.value)
+    if isinstance(node, n.ApproxLit) and node.value == node.value:
+        return float(node.value)
+    return None
+
+
+# -- RocketMQ ----------------------------------------------------------------------------
+
+#: Kinds of RocketMQ keys: which conversions a message string needs.
+STRING, INTEGER, DOUBLE, BOOLEAN = "s", "i", "d", "b"
+
+
+def rocketmq_literal(node: n.Expr) -> tuple[object, str] | None:
+    """(key, kind) of a RocketMQ literal on one side of `=`; a hit is exact."""
+    negate = False
+    if isinstance(node, n.Negate):
+        negate, node = True, node.operand
+    if isinstance(node, n.StringLit) and not negate:
+        return node.value, STRING
+    if isinstance(node, n.BoolLit) and not negate:
+        return bool_key(node.value), BOOLEAN
+    if isinstance(node, n.ExactLit):
+        value = -node.value if negate else node.value
+        return value, INTEGER
+    if isinstance(node, n.ApproxLit):
+        return double_key(-node.value if negate else node.value), DOUBLE
+    return None
+
+
+def rocketmq_text(value: Any) -> str | None:
+    """The string RocketMQ sees for a message value (non-strings are written as Java
+    writes them), or None when absent or of no Java type."""
+    if value is None:
+        return None
+    text = rq.prop(value)
+    return text if type(text) is str else None
+
+
+def rocketmq_values(text: str, kinds: frozenset[str]) -> list[object]:
+    """The keys a RocketMQ property string meets literals of `kinds` under: itself, and
+    what Long.valueOf, Double.valueOf and Boolean.valueOf make of it."""
+    keys: list[object] = []
+    if STRING in kinds:
+        keys.append(text)
+    if INTEGER in kinds:
+        try:
+            # Long.valueOf accepts whatever Integer.valueOf does, with the same value.
+            keys.append(java.parse_integer(text, 64))
+        except Exception:  # noqa: BLE001 - not an integer: no key of that kind
+            pass
+    if DOUBLE in kinds:
+        try:
+            keys.append(double_key(java.parse_double(text)))
+        except Exception:  # noqa: BLE001 - not a double: no key of that kind
+            pass
+    if BOOLEAN in kinds:
+        keys.append(bool_key(java.parse_boolean(text)))
+    return keys
+
+
+# -- ActiveMQ ----------------------------------------------------------------------------
+
+
+def activemq_text(value: Any) -> str | None:
+    """ActiveMQ's string equality and IN hold only for a String (exact class)."""
+    return value if type(value) is str else None

@@ -1,0 +1,254 @@
+"""`SubscriptionIndex`: which of many subscriptions want one message."""
+
+from __future__ import annotations
+
+import copy
+import threading
+from collections.abc import Hashable, Iterable, Iterator, KeysView
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from .. import dialects
+from ..engine import compile as _compile
+from ..errors import FilterError
+from ..filter import Filter
+from ..semantics.model import ValueModel
+from ..tables import DEFAULT_LAYOUT, Layout
+from .keys import AnyTag, Plan, Tag, plan
+from .store import SelectorStore, TagStore, view_of
+
+if TYPE_CHECKING:
+    import pyarrow as pa
+
+
+@dataclass(slots=True, eq=False)
+class Entry:
+    """One distinct filter and the subscription keys that share it."""
+
+    number: int
+    filter: Filter
+    plan: Plan
+    keys: dict[Hashable, None] = field(default_factory=dict)
+
+
+class SubscriptionIndex:
+    """Many subscriptions, and for a message the keys of those whose filter matches it.
+
+    `match(message)` equals `frozenset(k for k, f in subscriptions if f.matches(message))`
+    for every message; candidates come from per-identifier postings (see
+    docs/subscriptions.md) and are verified by the compiled evaluator unless the index
+    alone decides the filter. Safe to share between threads: every operation holds one
+    lock while it reads or changes the structures, so a match sees the index before or
+    after a change, never half of it (filters are compiled outside the lock).
+    """
+
+    def __init__(self, dialect: str = "jms") -> None:
+        self._dialect = dialects.get(dialect).name
+        self._lock = threading.Lock()
+        self._keys: dict[Hashable, Entry] = {}       # in insertion order
+        self._order: dict[Hashable, int] = {}
+        self._serial = 0
+        self._entries: dict[int, Entry] = {}
+        self._by_filter: dict[Filter, Entry] = {}
+        self._next = 0
+        self._stores: dict[ValueModel, SelectorStore] = {}
+        self._tags = TagStore()
+        self._everything: dict[int, Entry] = {}      # no probe: checked per message
+        self._matches_all: dict[int, Entry] = {}     # no probe, exact: every message
+
+    @property
+    def dialect(self) -> str:
+        """The dialect `add` compiles in when it is given none."""
+        return self._dialect
+
+    # -- changes ---------------------------------------------------------------------------
+
+    def add(self, key: Hashable, text: str, dialect: str | None = None) -> None:
+        """Subscribe `key` with the selector `text` (in `dialect`, default the index's);
+        re-adding a key replaces its filter. A bad selector raises the usual FilterError,
+        its message naming the key, and leaves the index as it was."""
+        hash(key)
+        try:
+            compiled = _compile(text, dialect or self._dialect)
+        except FilterError as error:
+            raise _naming(error, key) from None
+        self.add_filter(key, compiled)
+
+    def add_filter(self, key: Hashable, compiled: Filter) -> None:
+        """Subscribe `key` with an already compiled filter."""
+        hash(key)
+        if not isinstance(compiled, Filter):
+            raise TypeError(f"expected a compiled msgfilter.Filter, not {type(compiled).__name__}")
+        with self._lock:
+            entry = self._by_filter.get(compiled)
+            if entry is not None and self._keys.get(key) is entry:
+                return
+        found = plan(compiled) if entry is None else entry.plan
+        with self._lock:
+            self._detach(key)
+            entry = self._by_filter.get(compiled)
+            if entry is None:
+                entry = Entry(self._next, compiled, found)
+                self._next += 1
+                self._attach(entry)
+            entry.keys[key] = None
+            self._keys[key] = entry
+            self._order[key] = self._serial
+            self._serial += 1
+
+    def remove(self, key: Hashable) -> None:
+        """Unsubscribe `key`; KeyError if it is not subscribed."""
+        with self._lock:
+            if key not in self._keys:
+                raise KeyError(key)
+            self._detach(key)
+
+    def _attach(self, entry: Entry) -> None:
+        self._entries[entry.number] = entry
+        self._by_filter[entry.filter] = entry
+        p = entry.plan
+        if p.never:
+            return
+        if p.everything:
+            (self._matches_all if p.exact else self._everything)[entry.number] = entry
+            return
+        for probe in p.probes:
+            if isinstance(probe, Tag | AnyTag):
+                self._tags.add(probe, entry.number)
+            else:
+                store = self._stores.get(entry.filter.model)
+                if store is None:
+                    store = self._stores[entry.filter.model] = SelectorStore(entry.filter.model)
+                store.add(probe, entry.number)
+
+    def _detach(self, key: Hashable) -> None:
+        entry = self._keys.pop(key, None)
+        if entry is None:
+            return
+        del self._order[key]
+        del entry.keys[key]
+        if entry.keys:
+            return
+        del self._entries[entry.number]
+        del self._by_filter[entry.filter]
+        p = entry.plan
+        self._everything.pop(entry.number, None)
+        self._matches_all.pop(entry.number, None)
+        if p.never or p.everything:
+            return
+        for probe in p.probes:
+            if isinstance(probe, Tag | AnyTag):
+                self._tags.remove(probe, entry.number)
+            else:
+                store = self._stores[entry.filter.model]
+                store.remove(probe, entry.number)
+                if not store:
+                    del self._stores[entry.filter.model]
+
+    # -- questions -------------------------------------------------------------------------
+
+    def __len__(self) -> int:
+        return len(self._keys)
+
+    def __contains__(self, key: object) -> bool:
+        try:
+            return key in self._keys
+        except TypeError:
+            return False
+
+    def __iter__(self) -> Iterator[Hashable]:
+        return iter(self.keys())
+
+    def keys(self) -> KeysView[Hashable]:
+        """The subscribed keys, in the order they were (last) added: a snapshot."""
+        with self._lock:
+            return dict.fromkeys(self._keys).keys()
+
+    def filter_of(self, key: Hashable) -> Filter:
+        """The compiled filter of `key` (KeyError if absent)."""
+        with self._lock:
+            return self._keys[key].filter
+
+    def items(self) -> list[tuple[Hashable, Filter]]:
+        """(key, filter) pairs in insertion order: a snapshot."""
+        with self._lock:
+            return [(k, e.filter) for k, e in self._keys.items()]
+
+    def match(self, message: Any) -> frozenset[Hashable]:
+        """The keys whose filter matches `message` (TRUE; UNKNOWN and failures are not)."""
+        with self._lock:
+            return frozenset(self._match_entries(message))
+
+    def match_many(self, messages: Iterable[Any]) -> list[frozenset[Hashable]]:
+        """`match` of each message, all against one state of the index."""
+        with self._lock:
+            return [frozenset(self._match_entries(m)) for m in messages]
+
+    def match_table(self, table: Any, layout: Layout = DEFAULT_LAYOUT) -> pa.Table:
+        """(row, key) pairs for the rows of an Arrow Table or RecordBatch whose message
+        (by the rules of `layout`, as `msgfilter.arrow`) each key's filter matches:
+        columns `row` (int64) and `key`, sorted by row then by the keys' insertion order."""
+        from .columnar import match_table
+
+        with self._lock:
+            return match_table(self, table, layout)
+
+    def explain(self) -> str:
+        """How many subscriptions are indexed on what, which are always checked, why."""
+        from .explain import explain
+
+        with self._lock:
+            return explain(self)
+
+    def _entry_candidates(self, message: Any) -> tuple[Iterable[Entry], bool]:
+        """Entries that may match, and whether every one must be verified (with the lock
+        held)."""
+        entries = self._entries
+        try:
+            found: list[Iterable[int]] = []
+            if self._stores:
+                view = view_of(message)
+                for store in self._stores.values():
+                    store.candidates(view, found)
+            if self._tags:
+                self._tags.candidates(message, found)
+        except Exception:  # noqa: BLE001 - an odd message: check every filter instead
+            return list(entries.values()), True
+        if not found:
+            numbers: Iterable[int] = ()
+        elif len(found) == 1:
+            numbers = found[0]
+        else:
+            numbers = set().union(*found)
+        chosen = [entries[i] for i in numbers]
+        if self._everything:
+            chosen.extend(self._everything.values())
+        return chosen, False
+
+    def _match_entries(self, message: Any) -> list[Hashable]:
+        keys: list[Hashable] = []
+        candidates, verify_all = self._entry_candidates(message)
+        if verify_all:
+            for entry in candidates:
+                if entry.filter.matches(message):
+                    keys.extend(entry.keys)
+            return keys
+        for entry in candidates:
+            if entry.plan.exact or entry.filter.matches(message):
+                keys.extend(entry.keys)
+        for entry in self._matches_all.values():
+            keys.extend(entry.keys)
+        return keys
+
+    def __repr__(self) -> str:
+        return (
+            f"SubscriptionIndex(dialect={self._dialect!r}, subscriptions={len(self._keys)}, "
+            f"filters={len(self._entries)})"
+        )
+
+
+def _naming(error: FilterError, key: Hashable) -> FilterError:
+    """A copy of `error` whose message starts with the subscription key."""
+    named = copy.copy(error)
+    named.args = (f"subscription {key!r}: {error}",)
+    return named
