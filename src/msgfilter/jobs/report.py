@@ -8,7 +8,7 @@ bytes."""
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -226,9 +226,8 @@ def bar_chart(report: RouteReport, path: Path) -> None:
 def _totals(report: RouteReport, axes: Any) -> None:
     """Messages and bytes: every message to every subscription, and what is delivered
     (each as a share of the first)."""
-    rows = (
-        ("messages", report.broadcast_messages, report.delivered_messages,
-         lambda v: f"{v:,.0f}"),
+    rows: tuple[tuple[str, int, int, Callable[[float], str]], ...] = (
+        ("messages", report.broadcast_messages, report.delivered_messages, _count),
         ("bytes", report.broadcast_bytes, report.delivered_bytes, human_bytes),
     )
     for y, (_, everything, delivered, shown) in enumerate(rows):
@@ -246,6 +245,10 @@ def _totals(report: RouteReport, axes: Any) -> None:
     axes.set_xticks([0, 0.5, 1.0], labels=["0", "50 %", "100 %"])
     axes.set_title("totals", fontsize=10)
     axes.legend(loc="upper center", bbox_to_anchor=(0.5, -0.12), fontsize=7, frameon=False)
+
+
+def _count(value: float) -> str:
+    return f"{value:,.0f}"
 
 
 def _histogram(report: RouteReport, axes: Any) -> None:
