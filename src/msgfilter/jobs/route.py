@@ -296,7 +296,6 @@ def run(
     plan: str = "auto",
 ) -> RouteReport:
     """Route `archive` with Spark and write the messages and the report under `out`."""
-    from pyspark.sql import Observation
 
     started = time.perf_counter()
     chosen, reason = choose_plan(plan, len(subscriptions))
@@ -306,15 +305,15 @@ def run(
         df = read_archive(spark, archive, archive_format)
         if SUBSCRIPTION_COLUMN in df.columns:
             raise RouteError(f"the archive already has a column named {SUBSCRIPTION_COLUMN!r}")
-        observation = Observation("msgfilter-route")
         route = _route_native if chosen == "native" else _route_index
-        deliveries = route(spark, df, subscriptions, filters, out, observation)
-        counts = observation.get
+        deliveries, published_messages, published_bytes = route(
+            spark, df, subscriptions, filters, out
+        )
         report = RouteReport(
             archive=archive,
             output=str(out),
-            published_messages=int(counts.get("messages") or 0),
-            published_bytes=int(counts.get("bytes") or 0),
+            published_messages=published_messages,
+            published_bytes=published_bytes,
             deliveries=deliveries,
             seconds=round(time.perf_counter() - started, 2),
             master=str(spark.sparkContext.master),
@@ -329,18 +328,14 @@ def run(
             spark.stop()
 
 
-def _published(df: Any) -> list[Any]:
-    from pyspark.sql import functions as F
-
-    return [F.count(F.lit(1)).alias("messages"), F.sum("#bytes").alias("bytes")]
-
-
 def _route_native(
     spark: Any, df: Any, subscriptions: Sequence[Subscription], filters: Sequence[Filter],
-    out: Path, observation: Any,
-) -> tuple[Delivery, ...]:
+    out: Path,
+) -> tuple[tuple[Delivery, ...], int, int]:
     """Every filter a column of one projection; the routing an `explode` of the names of
-    the subscriptions that accept the row; the counts an `Observation` of the pass."""
+    the subscriptions that accept the row; the counts an `Observation` of the pass.
+    Returns the deliveries and the messages and bytes published."""
+    from pyspark.sql import Observation
     from pyspark.sql import functions as F
 
     from ..backends.spark import column_ref, lower
@@ -362,7 +357,8 @@ def _route_native(
         "*", message_bytes(df.schema).alias("#bytes"),
         *[plan.column.alias(flag) for plan, flag in zip(lowered, flags, strict=True)],
     )
-    metrics = _published(base)
+    observation = Observation("msgfilter-route")
+    metrics = [F.count(F.lit(1)).alias("messages"), F.sum("#bytes").alias("bytes")]
     for i, flag in enumerate(flags):
         metrics.append(F.count(F.when(F.col(flag), True)).alias(f"m{i}"))
         metrics.append(F.sum(F.when(F.col(flag), F.col("#bytes"))).alias(f"b{i}"))
@@ -384,7 +380,7 @@ def _route_native(
         .parquet(str(out / MESSAGES_DIR))
     )
     counts = observation.get
-    return tuple(
+    deliveries = tuple(
         Delivery(
             sub.name, sub.dialect, sub.expression, plan.native,
             int(counts.get(f"m{i}") or 0), int(counts.get(f"b{i}") or 0),
@@ -392,6 +388,7 @@ def _route_native(
         )
         for i, (sub, plan) in enumerate(zip(subscriptions, lowered, strict=True))
     )
+    return deliveries, int(counts.get("messages") or 0), int(counts.get("bytes") or 0)
 
 
 @contextmanager
@@ -408,9 +405,10 @@ def _no_pandas_warning() -> Iterator[None]:
 
 def _route_index(
     spark: Any, df: Any, subscriptions: Sequence[Subscription], filters: Sequence[Filter],
-    out: Path, observation: Any,
-) -> tuple[Delivery, ...]:
-    """One SubscriptionIndex over the archive's Arrow batches (see `route_index`)."""
+    out: Path,
+) -> tuple[tuple[Delivery, ...], int, int]:
+    """One SubscriptionIndex over the archive's Arrow batches (see `route_index`).
+    Returns the deliveries and the messages and bytes published."""
     import uuid
     from functools import partial
 
@@ -428,14 +426,17 @@ def _route_index(
     print("  " + index.explain().replace("\n", "\n  "))
     read = ri.columns_read(filters, df.columns, DEFAULT_LAYOUT)
     base = df.select("*", message_bytes(df.schema).alias(ri.BYTES_COLUMN))
-    observed = base.observe(observation, *_published(base))
+    # An accumulator, not an Observation: when nothing matches, adaptive execution drops
+    # the stage an Observation would report from the final plan.
+    published = spark.sparkContext.accumulator([0, 0], ri.PairSum())
     shipped = spark.sparkContext.broadcast(source)
     routed_schema = T.StructType(
         [*base.schema.fields, T.StructField(ri.KEY_COLUMN, T.IntegerType(), False)]
     )
     with _no_pandas_warning():
-        routed = observed.mapInArrow(
-            partial(ri.route_batches, source=shipped, read=read), routed_schema
+        routed = base.mapInArrow(
+            partial(ri.route_batches, source=shipped, read=read, published=published),
+            routed_schema,
         )
     staging = out / f"_staging-{uuid.uuid4().hex}"
     names = [sub.name for sub in subscriptions]
@@ -461,8 +462,10 @@ def _route_index(
     for row in written:
         messages[row["key"]] += int(row["messages"])
         sizes[row["key"]] += int(row["bytes"])
-    return tuple(
+    deliveries = tuple(
         Delivery(sub.name, sub.dialect, sub.expression, False, messages[i], sizes[i],
                  ("index: the SubscriptionIndex over Arrow batches",), runs="index")
         for i, sub in enumerate(subscriptions)
     )
+    total_messages, total_bytes = published.value
+    return deliveries, int(total_messages), int(total_bytes)

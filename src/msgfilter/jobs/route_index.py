@@ -105,16 +105,32 @@ class IndexSource:
 _BUILT: dict[str, SubscriptionIndex] = {}
 
 
+class PairSum:
+    """A Spark AccumulatorParam adding [messages, bytes] pairs."""
+
+    def zero(self, value: list[int]) -> list[int]:
+        return [0, 0]
+
+    def addInPlace(self, total: list[int], more: list[int]) -> list[int]:
+        total[0] += more[0]
+        total[1] += more[1]
+        return total
+
+
 def route_batches(
-    batches: Iterator[Any], source: Any, read: list[str], layout: Layout = DEFAULT_LAYOUT
+    batches: Iterator[Any], source: Any, read: list[str], published: Any,
+    layout: Layout = DEFAULT_LAYOUT,
 ) -> Iterator[Any]:
     """mapInArrow: each batch's rows, once per subscription that matches them, with the
     subscription's number in `KEY_COLUMN`. `source` is a Spark broadcast of an
-    `IndexSource`; only the `read` columns go to the index."""
+    `IndexSource`; only the `read` columns go to the index; `published` (an accumulator
+    of `PairSum`) counts the messages and bytes read."""
     import pyarrow as pa
+    import pyarrow.compute as pc
 
     index = source.value.get()
     for batch in batches:
+        published.add([batch.num_rows, int(pc.sum(batch.column(BYTES_COLUMN)).as_py() or 0)])
         pairs = index.match_table(batch.select(read), layout)
         if not pairs.num_rows:
             continue
