@@ -9,16 +9,16 @@ from typing import Any
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from index_workload import (
+
+import msgfilter
+from msgfilter import Filter, Message, SubscriptionIndex
+from msgfilter.testing import messages, property_settings, selectors, tag_expressions
+from test_index_workload import (
     realistic_messages,
     realistic_selectors,
     sql_messages,
     sql_selectors,
 )
-
-import msgfilter
-from msgfilter import Filter, Message, SubscriptionIndex
-from msgfilter.testing import messages, property_settings, selectors, tag_expressions
 
 pytestmark = pytest.mark.filterwarnings("ignore")
 
@@ -120,7 +120,7 @@ def test_mixed_dialects_with_removals(data: st.DataObject, seed: int) -> None:
     rnd = random.Random(seed)
     idx = SubscriptionIndex()
     subs: dict[Hashable, Filter] = {}
-    for i in range(12):
+    for _ in range(12):
         dialect = rnd.choice(["jms", "rocketmq", "activemq"])
         text = data.draw(sql_selectors(dialect))
         key = rnd.randrange(8)       # re-adding a key replaces it

@@ -11,6 +11,7 @@ RocketMQ integers `int`, RocketMQ doubles `("d", bits)`, booleans `("b", value)`
 from __future__ import annotations
 
 import math
+from contextlib import suppress
 from typing import Any
 
 from .. import java
@@ -62,9 +63,10 @@ def jms_value(value: Any) -> object | None:
     """The one key a JMS message value is looked up by (None: it equals no literal)."""
     cls = type(value)
     if cls is str:
-        return value
+        text: str = value
+        return text
     if cls is float:
-        return None if value != value else value + 0.0
+        return None if value != value else float(value) + 0.0
     if cls is int:
         return java.to_double(value)
     if cls is bool:
@@ -133,17 +135,14 @@ def rocketmq_values(text: str, kinds: frozenset[str]) -> list[object]:
     keys: list[object] = []
     if STRING in kinds:
         keys.append(text)
+    # A text that is not a number of a kind has no key of that kind.
     if INTEGER in kinds:
-        try:
+        with suppress(Exception):
             # Long.valueOf accepts whatever Integer.valueOf does, with the same value.
             keys.append(java.parse_integer(text, 64))
-        except Exception:  # noqa: BLE001 - not an integer: no key of that kind
-            pass
     if DOUBLE in kinds:
-        try:
+        with suppress(Exception):
             keys.append(double_key(java.parse_double(text)))
-        except Exception:  # noqa: BLE001 - not a double: no key of that kind
-            pass
     if BOOLEAN in kinds:
         keys.append(bool_key(java.parse_boolean(text)))
     return keys

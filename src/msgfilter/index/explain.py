@@ -4,12 +4,9 @@ are always checked, and why."""
 from __future__ import annotations
 
 from collections import Counter
-from typing import TYPE_CHECKING
 
+from .entries import Entry
 from .keys import AnyTag, Compound, Eq, Prefix, Present, Range, Tag
-
-if TYPE_CHECKING:
-    from .subscriptions import SubscriptionIndex
 
 
 def _where(probe: object) -> str:
@@ -24,9 +21,8 @@ def _where(probe: object) -> str:
     return "?"
 
 
-def explain(index: SubscriptionIndex) -> str:
-    """The text of `index.explain()` (the caller holds the index's lock)."""
-    entries = list(index._entries.values())
+def explain(entries: list[Entry], dialect: str) -> str:
+    """The text of `SubscriptionIndex.explain()` for its entries."""
     subs = sum(len(e.keys) for e in entries)
     indexed: Counter[tuple[str, str, str]] = Counter()
     indexed_filters: Counter[tuple[str, str, str]] = Counter()
@@ -52,7 +48,7 @@ def explain(index: SubscriptionIndex) -> str:
                 verified += n
     lines = [
         f"SubscriptionIndex: {subs} subscriptions, {len(entries)} distinct filters "
-        f"(default dialect {index.dialect})",
+        f"(default dialect {dialect})",
         f"indexed: {sum(indexed.values())} subscriptions "
         f"({exact} decided by the index alone, {verified} verified by the evaluator)",
     ]

@@ -157,6 +157,7 @@ class SelectorStore:
         self.ranges: dict[str, Ranges] = {}
         self.present: dict[str, set[int]] = {}
         self.idents: Counter[str] = Counter()         # probes per identifier
+        self.distinct: dict[str, Counter[object]] = {}  # equality keys per identifier
         self.compound_idents: Counter[str] = Counter()
         if model is ValueModel.JMS:
             self._value: Callable[[Any], object | None] = c.jms_value
@@ -176,12 +177,14 @@ class SelectorStore:
     def add(self, probe: Probe, entry: int) -> None:
         if isinstance(probe, Compound):
             self.compound.setdefault(probe.idents, {}).setdefault(probe.keys, set()).add(entry)
-            for ident, kind in zip(probe.idents, probe.kinds, strict=True):
+            for ident, key, kind in zip(probe.idents, probe.keys, probe.kinds, strict=True):
                 self._count(ident, kind, 1)
+                self._key_count(ident, key, 1)
             return
         if isinstance(probe, Eq):
             self.eq.setdefault(probe.ident, {}).setdefault(probe.key, set()).add(entry)
             self._count(probe.ident, probe.kind, 1)
+            self._key_count(probe.ident, probe.key, 1)
         elif isinstance(probe, Prefix):
             self.prefix.setdefault(probe.ident, Prefixes()).add(probe.prefix, entry)
             self._count(probe.ident, "", 1)
@@ -200,8 +203,9 @@ class SelectorStore:
             _discard(table, probe.keys, entry)
             if not table:
                 del self.compound[probe.idents]
-            for ident, kind in zip(probe.idents, probe.kinds, strict=True):
+            for ident, key, kind in zip(probe.idents, probe.keys, probe.kinds, strict=True):
                 self._count(ident, kind, -1)
+                self._key_count(ident, key, -1)
             return
         if isinstance(probe, Eq):
             table = self.eq[probe.ident]
@@ -209,6 +213,7 @@ class SelectorStore:
             if not table:
                 del self.eq[probe.ident]
             self._count(probe.ident, probe.kind, -1)
+            self._key_count(probe.ident, probe.key, -1)
         elif isinstance(probe, Prefix):
             prefixes = self.prefix[probe.ident]
             prefixes.remove(probe.prefix, entry)
@@ -224,6 +229,38 @@ class SelectorStore:
         elif isinstance(probe, Present):
             _discard(self.present, probe.ident, entry)
             self._count(probe.ident, "", -1)
+
+    def _key_count(self, ident: str, key: object, step: int) -> None:
+        keys = self.distinct.setdefault(ident, Counter())
+        keys[key] += step
+        if not keys[key]:
+            del keys[key]
+        if not keys:
+            del self.distinct[ident]
+
+    def estimate(self, probes: tuple[Probe, ...]) -> float:
+        """How likely a message is to hit `probes`, from the keys filed so far: an
+        equality on an identifier with d distinct keys is hit by about 1/d of messages."""
+        total = 0.0
+        for probe in probes:
+            if isinstance(probe, Eq):
+                total += self._share(probe.ident)
+            elif isinstance(probe, Compound):
+                share = 1.0
+                for ident in probe.idents:
+                    share *= self._share(ident)
+                total += share
+            elif isinstance(probe, Prefix):
+                prefixes = self.prefix.get(probe.ident)
+                total += 1.0 / (2 + (len(prefixes.table) if prefixes else 0))
+            elif isinstance(probe, Range):
+                total += 0.3
+            else:
+                total += 0.9
+        return total
+
+    def _share(self, ident: str) -> float:
+        return 1.0 / (2 + len(self.distinct.get(ident, ())))
 
     def _count(self, ident: str, kind: str, step: int) -> None:
         self.idents[ident] += step
@@ -284,8 +321,8 @@ class SelectorStore:
                 if number is not None:
                     ranges[name].hits(number, out)
         if keys_of:
-            for idents, postings in self.compound.items():
-                self._compound_hits(idents, postings, keys_of, out)
+            for chained, postings in self.compound.items():
+                self._compound_hits(chained, postings, keys_of, out)
 
     @staticmethod
     def _compound_hits(
@@ -297,7 +334,7 @@ class SelectorStore:
             keys = keys_of.get(ident)
             if not keys:
                 return
-            combos = [combo + (key,) for combo in combos for key in keys]
+            combos = [(*combo, key) for combo in combos for key in keys]
         for combo in combos:
             found = postings.get(combo)
             if found:

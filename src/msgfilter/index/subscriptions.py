@@ -5,7 +5,6 @@ from __future__ import annotations
 import copy
 import threading
 from collections.abc import Hashable, Iterable, Iterator, KeysView
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from .. import dialects
@@ -14,21 +13,14 @@ from ..errors import FilterError
 from ..filter import Filter
 from ..semantics.model import ValueModel
 from ..tables import DEFAULT_LAYOUT, Layout
-from .keys import AnyTag, Plan, Tag, plan
+from .columnar import match_table
+from .entries import Entry, Shared
+from .explain import explain
+from .keys import AnyTag, Estimate, Tag, plan, static_estimate
 from .store import SelectorStore, TagStore, view_of
 
 if TYPE_CHECKING:
     import pyarrow as pa
-
-
-@dataclass(slots=True, eq=False)
-class Entry:
-    """One distinct filter and the subscription keys that share it."""
-
-    number: int
-    filter: Filter
-    plan: Plan
-    keys: dict[Hashable, None] = field(default_factory=dict)
 
 
 class SubscriptionIndex:
@@ -49,7 +41,8 @@ class SubscriptionIndex:
         self._order: dict[Hashable, int] = {}
         self._serial = 0
         self._entries: dict[int, Entry] = {}
-        self._by_filter: dict[Filter, Entry] = {}
+        self._by_filter: dict[Shared, Entry] = {}
+        self._by_text: dict[tuple[str, str, type], Entry] = {}
         self._next = 0
         self._stores: dict[ValueModel, SelectorStore] = {}
         self._tags = TagStore()
@@ -79,16 +72,30 @@ class SubscriptionIndex:
         hash(key)
         if not isinstance(compiled, Filter):
             raise TypeError(f"expected a compiled msgfilter.Filter, not {type(compiled).__name__}")
+        # Hashing a filter hashes its tree: the text finds most shared filters first.
+        text_key = (compiled.dialect, compiled.text, type(compiled))
         with self._lock:
-            entry = self._by_filter.get(compiled)
-            if entry is not None and self._keys.get(key) is entry:
-                return
-        found = plan(compiled) if entry is None else entry.plan
-        with self._lock:
-            self._detach(key)
-            entry = self._by_filter.get(compiled)
+            entry = self._by_text.get(text_key)
+        shared = Shared(compiled) if entry is None else None
+        found = None
+        if shared is not None:
+            with self._lock:
+                entry = self._by_filter.get(shared)
             if entry is None:
-                entry = Entry(self._next, compiled, found)
+                found = plan(compiled, self._estimator(compiled))
+        with self._lock:
+            if self._keys.get(key) is entry and entry is not None:
+                return
+            self._detach(key)
+            # Another thread may have filed the same filter meanwhile.
+            if shared is None:
+                shared = Shared(compiled)
+            entry = self._by_text.get(text_key) or self._by_filter.get(shared)
+            if entry is None:
+                entry = Entry(
+                    self._next, compiled, found or plan(compiled, self._estimator(compiled)),
+                    shared, text_key,
+                )
                 self._next += 1
                 self._attach(entry)
             entry.keys[key] = None
@@ -103,9 +110,15 @@ class SubscriptionIndex:
                 raise KeyError(key)
             self._detach(key)
 
+    def _estimator(self, compiled: Filter) -> Estimate:
+        store = self._stores.get(compiled.model)
+        # Read without the lock: a stale statistic only changes which key is chosen.
+        return static_estimate if store is None else store.estimate
+
     def _attach(self, entry: Entry) -> None:
         self._entries[entry.number] = entry
-        self._by_filter[entry.filter] = entry
+        self._by_filter[entry.shared] = entry
+        self._by_text[entry.text_key] = entry
         p = entry.plan
         if p.never:
             return
@@ -130,7 +143,8 @@ class SubscriptionIndex:
         if entry.keys:
             return
         del self._entries[entry.number]
-        del self._by_filter[entry.filter]
+        del self._by_filter[entry.shared]
+        del self._by_text[entry.text_key]
         p = entry.plan
         self._everything.pop(entry.number, None)
         self._matches_all.pop(entry.number, None)
@@ -188,17 +202,26 @@ class SubscriptionIndex:
         """(row, key) pairs for the rows of an Arrow Table or RecordBatch whose message
         (by the rules of `layout`, as `msgfilter.arrow`) each key's filter matches:
         columns `row` (int64) and `key`, sorted by row then by the keys' insertion order."""
-        from .columnar import match_table
-
         with self._lock:
-            return match_table(self, table, layout)
+            return match_table(
+                table, layout, self._entry_candidates, list(self._matches_all.values()),
+                list(self._keys), dict(self._order), self._names(),
+            )
+
+    def _names(self) -> frozenset[str] | None:
+        """Every name the filters read; None when one reads names not known in advance
+        (Pulsar's `tag*` properties)."""
+        names: set[str] = set()
+        for entry in self._entries.values():
+            if hasattr(entry.filter, "reads_prefix"):
+                return None
+            names |= entry.filter.identifiers
+        return frozenset(names)
 
     def explain(self) -> str:
         """How many subscriptions are indexed on what, which are always checked, why."""
-        from .explain import explain
-
         with self._lock:
-            return explain(self)
+            return explain(list(self._entries.values()), self._dialect)
 
     def _entry_candidates(self, message: Any) -> tuple[Iterable[Entry], bool]:
         """Entries that may match, and whether every one must be verified (with the lock
@@ -212,7 +235,7 @@ class SubscriptionIndex:
                     store.candidates(view, found)
             if self._tags:
                 self._tags.candidates(message, found)
-        except Exception:  # noqa: BLE001 - an odd message: check every filter instead
+        except Exception:
             return list(entries.values()), True
         if not found:
             numbers: Iterable[int] = ()

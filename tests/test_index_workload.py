@@ -107,22 +107,25 @@ def realistic_selectors(count: int, seed: int = 1) -> list[str]:
         elif shape < 0.55:
             items = ", ".join(f"'t{rnd.randrange(tenants)}'" for _ in range(rnd.randrange(2, 6)))
             text = f"tenant IN ({items}) AND type = 'k{ty}'"
-        elif shape < 0.62:
+        elif shape < 0.63:
             low = rnd.randrange(0, 10_000)
-            text = f"customer = {rnd.randrange(tenants * 10)} AND amount BETWEEN {low} AND {low + 500}"
-        elif shape < 0.67:
+            customer = rnd.randrange(tenants * 10)
+            text = f"customer = {customer} AND amount BETWEEN {low} AND {low + 500}"
+        elif shape < 0.68:
+            text = f"tenant = 't{t}' AND amount > {rnd.randrange(5_000, 10_000)}.5"
+        elif shape < 0.69:
             text = f"amount > {rnd.randrange(9_000, 10_000)}.5 AND region = 'r{r}'"
-        elif shape < 0.74:
+        elif shape < 0.76:
             text = f"sku LIKE 'p{rnd.randrange(tenants)}-%' AND region <> 'r{r}'"
-        elif shape < 0.80:
+        elif shape < 0.82:
             text = f"(tenant = 't{t}' OR owner = 't{t}') AND NOT (type = 'k{ty}')"
-        elif shape < 0.85:
-            text = f"customer = {rnd.randrange(tenants * 10)}.0"
         elif shape < 0.88:
+            text = f"customer = {rnd.randrange(tenants * 10)}.0"
+        elif shape < 0.89:
             text = f"NOT (region = 'r{r}') AND priority > 8 AND type = 'k{ty}' AND score < 0"
-        elif shape < 0.90:
+        elif shape < 0.895:
             text = f"amount * 2 > {rnd.randrange(20_000)} AND flag"
-        elif shape < 0.92:
+        elif shape < 0.90:
             text = "region <> 'r1' AND type <> 'k2' AND priority > 9 AND score < -99"
         else:
             text = out[rnd.randrange(len(out))] if out else "tenant = 't0'"
