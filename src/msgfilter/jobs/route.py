@@ -296,7 +296,6 @@ def run(
     plan: str = "auto",
 ) -> RouteReport:
     """Route `archive` with Spark and write the messages and the report under `out`."""
-
     started = time.perf_counter()
     chosen, reason = choose_plan(plan, len(subscriptions))
     print(f"msgfilter route: plan {chosen} ({reason})")
