@@ -98,7 +98,29 @@ def test_jms_or_not_and_unkeyable() -> None:
     assert agree(idx, {"a": "y", "b": 3}) == {1, 3}
     assert agree(idx, {"a": 3, "b": 3}) == {1, 2, 3}  # 3 <> 'y' is FALSE
     text = idx.explain()
-    assert "always checked: 4 subscriptions" in text
+    # `NOT (a = 'x')`, `a = b`, `b <> 2` are TRUE only with their identifiers present.
+    assert "jms: IS NOT NULL on a (3 filters)" in text
+    assert "always checked: 1 subscriptions\n         1  IsNull condition" in text
+
+
+def test_jms_between_with_a_null_bound() -> None:
+    # NOT BETWEEN is an OR: `c < a` is UNKNOWN with a NULL, `c > -2**63` TRUE.
+    idx = index("jms", "c NOT BETWEEN a AND -9223372036854775808", "NOT (c BETWEEN a AND 5)",
+                "c BETWEEN a AND 5")
+    assert agree(idx, {"c": 0}) == {0}
+    assert agree(idx, {"c": 6}) == {0, 1}
+    assert agree(idx, {"c": 6, "a": 7}) == {0, 1}
+    assert agree(idx, {"c": 3, "a": 1}) == {0, 2}
+
+
+def test_jms_unkeyable_selectors_are_always_checked() -> None:
+    idx = index("jms", "NOT (a = 'x' AND b = 2)", "a = 'x' OR b IS NULL", "NOT (a IS NULL)",
+                "a + 1 > 2", "NOT (a IS NOT NULL)")
+    assert agree(idx, {}) == {1, 4}
+    assert agree(idx, {"a": 2}) == {0, 1, 2, 3}
+    assert agree(idx, {"a": "x", "b": 2}) == {1, 2}
+    text = idx.explain()
+    assert "always checked: 3 subscriptions" in text
     assert "NOT" in text and "OR with a branch that has no key" in text
 
 

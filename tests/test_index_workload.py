@@ -50,8 +50,10 @@ def _atom(draw: st.DrawFn, dialect: str) -> str:
         number = draw(st.sampled_from(NUMBERS))
         return f"{name} {op} {number}"
     if kind == "between":
-        low, high = draw(st.sampled_from(NUMBERS)), draw(st.sampled_from(NUMBERS))
-        return f"{name} BETWEEN {low} AND {high}"
+        bounds = NUMBERS + NAMES[:3]
+        low, high = draw(st.sampled_from(bounds)), draw(st.sampled_from(bounds))
+        word = "NOT BETWEEN" if draw(st.booleans()) else "BETWEEN"
+        return f"{name} {word} {low} AND {high}"
     if kind == "prefix":
         prefix = draw(st.sampled_from(("a", "ab", "e", "T", "\u0665", "x")))
         if dialect == "rocketmq":
@@ -60,7 +62,8 @@ def _atom(draw: st.DrawFn, dialect: str) -> str:
     if kind == "null":
         return f"{name} IS NOT NULL" if draw(st.booleans()) else f"{name} IS NULL"
     if kind == "ne":
-        return f"{name} <> {literal}"
+        other = draw(st.sampled_from((literal, *NAMES[:3], f"{NAMES[0]} + 1")))
+        return f"{name} <> {other}"
     return name
 
 
@@ -97,7 +100,21 @@ def realistic_selectors(count: int, seed: int = 1) -> list[str]:
     rnd = random.Random(seed)
     tenants = max(10, count // 10)
     out: list[str] = []
-    for _ in range(count):
+    unscoped: dict[str, int] = {}
+
+    def scoped(text: str, tenant: int) -> str:
+        # Selectors that no tenant narrows match many messages each: a broker has a
+        # few dozen of each kind, not a share of every tenant's subscriptions.
+        kind = text.split(" ", 1)[0]
+        if unscoped.get(kind, 0) < 30:
+            unscoped[kind] = unscoped.get(kind, 0) + 1
+            return text
+        return f"tenant = 't{tenant}' AND {text}"
+
+    # A few selectors no conjunct keys: checked for every message (they rarely match).
+    for r in range(min(count // 500, 20)):
+        out.append(f"NOT (region = 'r{r % 8}' OR score > -{99 + r})")
+    for _ in range(count - len(out)):
         t, r, ty = rnd.randrange(tenants), rnd.randrange(8), rnd.randrange(20)
         shape = rnd.random()
         if shape < 0.30:
@@ -114,7 +131,7 @@ def realistic_selectors(count: int, seed: int = 1) -> list[str]:
         elif shape < 0.68:
             text = f"tenant = 't{t}' AND amount > {rnd.randrange(5_000, 10_000)}.5"
         elif shape < 0.69:
-            text = f"amount > {rnd.randrange(9_000, 10_000)}.5 AND region = 'r{r}'"
+            text = scoped(f"amount > {rnd.randrange(9_000, 10_000)}.5 AND region = 'r{r}'", t)
         elif shape < 0.76:
             text = f"sku LIKE 'p{rnd.randrange(tenants)}-%' AND region <> 'r{r}'"
         elif shape < 0.82:
@@ -122,11 +139,12 @@ def realistic_selectors(count: int, seed: int = 1) -> list[str]:
         elif shape < 0.88:
             text = f"customer = {rnd.randrange(tenants * 10)}.0"
         elif shape < 0.89:
-            text = f"NOT (region = 'r{r}') AND priority > 8 AND type = 'k{ty}' AND score < 0"
+            text = scoped(
+                f"NOT (region = 'r{r}') AND priority > 8 AND type = 'k{ty}' AND score < 0", t)
         elif shape < 0.895:
-            text = f"amount * 2 > {rnd.randrange(20_000)} AND flag"
+            text = scoped(f"amount * 2 > {rnd.randrange(20_000)} AND flag", t)
         elif shape < 0.90:
-            text = "region <> 'r1' AND type <> 'k2' AND priority > 9 AND score < -99"
+            text = scoped("region <> 'r1' AND type <> 'k2' AND priority > 9 AND score < -99", t)
         else:
             text = out[rnd.randrange(len(out))] if out else "tenant = 't0'"
         out.append(text)

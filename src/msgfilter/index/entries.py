@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
+from typing import Any
 
 from ..filter import Filter
 from .keys import Plan
@@ -19,6 +20,13 @@ class Entry:
     shared: Shared
     text_key: tuple[str, str, type]
     keys: dict[Hashable, None] = field(default_factory=dict)
+    #: `plan.exact` and `filter.matches`, one attribute away for the hot loop.
+    exact: bool = field(init=False)
+    matches: Callable[[Any], bool] = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.exact = self.plan.exact
+        self.matches = self.filter.matches
 
 
 class Shared:

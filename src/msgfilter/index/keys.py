@@ -349,6 +349,43 @@ class _JmsPlanner(_Planner):
         # J39: a bare identifier is TRUE only when its value is the boolean TRUE.
         return (Eq(node.name, c.TRUE_KEY),), True, "equality"
 
+    def condition(self, node: n.Expr) -> Found | None:
+        found = super().condition(node)
+        if found is None:
+            found = self.not_null(node)
+        return found
+
+    def not_null(self, node: n.Expr) -> Found | None:
+        """A JMS predicate over identifiers, literals and arithmetic is TRUE or FALSE only
+        when none of its identifiers is NULL (J24-J37: NULL makes it UNKNOWN, and
+        arithmetic on NULL is NULL), so `a <> 5`, `a NOT IN (...)`, `a > b`, and NOT of
+        such a predicate key as `IS NOT NULL` of one identifier (of BETWEEN's operand)."""
+        if isinstance(node, n.Not):
+            node = node.operand
+            if isinstance(node, n.Ident):
+                return (Present(node.name),), False, "IS NOT NULL"
+            if isinstance(node, n.IsNull) and not node.negated:
+                return self.is_not_null(n.IsNull(True, node.operand))
+        if not isinstance(node, n.Compare | n.In | n.Like | n.Between):
+            return None
+        names: list[str] = []
+        # [NOT] BETWEEN is two comparisons joined by AND (OR when negated): a NULL bound
+        # leaves the other comparison to decide, so only the operand must be present.
+        stack: list[n.Expr] = (
+            [node.operand] if isinstance(node, n.Between) else list(n.children(node))
+        )
+        while stack:
+            current = stack.pop()
+            if isinstance(current, n.Ident):
+                names.append(current.name)
+            elif isinstance(current, n.Negate | n.Arith):
+                stack.extend(n.children(current))
+            elif not isinstance(current, n.StringLit | n.ExactLit | n.ApproxLit | n.BoolLit):
+                return None
+        if not names:
+            return None
+        return (Present(min(names)),), False, "IS NOT NULL"
+
 
 class _RocketMQPlanner(_Planner):
     def compare(self, node: n.Compare) -> Found | None:

@@ -235,7 +235,7 @@ class SubscriptionIndex:
                     store.candidates(view, found)
             if self._tags:
                 self._tags.candidates(message, found)
-        except Exception:
+        except Exception:  # an odd message (its get or items raised): check every filter
             return list(entries.values()), True
         if not found:
             numbers: Iterable[int] = ()
@@ -249,15 +249,28 @@ class SubscriptionIndex:
         return chosen, False
 
     def _match_entries(self, message: Any) -> list[Hashable]:
+        """The keys matching `message` (with the lock held): `_entry_candidates` inlined,
+        as this is the hot path."""
+        entries = self._entries
+        found: list[Iterable[int]] = []
+        try:
+            if self._stores:
+                view = view_of(message)
+                for store in self._stores.values():
+                    store.candidates(view, found)
+            if self._tags:
+                self._tags.candidates(message, found)
+        except Exception:  # an odd message (its get or items raised): check every filter
+            return [k for e in list(entries.values()) if e.matches(message) for k in e.keys]
         keys: list[Hashable] = []
-        candidates, verify_all = self._entry_candidates(message)
-        if verify_all:
-            for entry in candidates:
-                if entry.filter.matches(message):
+        if found:
+            numbers = found[0] if len(found) == 1 else set().union(*found)
+            for number in numbers:
+                entry = entries[number]
+                if entry.exact or entry.matches(message):
                     keys.extend(entry.keys)
-            return keys
-        for entry in candidates:
-            if entry.plan.exact or entry.filter.matches(message):
+        for entry in self._everything.values():
+            if entry.matches(message):
                 keys.extend(entry.keys)
         for entry in self._matches_all.values():
             keys.extend(entry.keys)
