@@ -261,7 +261,8 @@ def _histogram(report: RouteReport, axes: Any) -> None:
     empty = len(report.deliveries) - len(shares)
     low = min([1e-4, *shares])
     edges = [10 ** (math.floor(math.log10(low)) + i / 4) for i in range(200)]
-    edges = [e for e in edges if e <= 100] + [100.0]
+    # 100 % closes the last bin (a zero-width bin would hide everything at 100 %).
+    edges = [e for e in edges if e < 99.999] + [100.0]
     if shares:
         axes.hist(shares, bins=edges, color="#2b6cb0")
     axes.yaxis.get_major_locator().set_params(integer=True)
