@@ -49,7 +49,7 @@ MESSAGES_DIR = "messages"
 #: `--plan auto` routes with the SubscriptionIndex from this many subscriptions on; below
 #: it, native Spark columns. Measured with benchmarks/bench_route.py on the 200 000-message
 #: demo archive (local[*], 2 cores): see docs/route.md.
-INDEX_FROM = 300
+INDEX_FROM = 50
 #: Above this many subscriptions the console shows the top ones (the files have all).
 CONSOLE_ROWS = 40
 PLANS = ("auto", "native", "index")
