@@ -1,4 +1,4 @@
-"""The `msgfilter` command: check | eval | explain | route | demo-data."""
+"""The `msgfilter` command: check | eval | explain | route | demo-data | demo-subscriptions."""
 
 from __future__ import annotations
 
@@ -91,13 +91,18 @@ def _parser() -> argparse.ArgumentParser:
 
 def _add_jobs(commands: Any) -> None:
     # The job modules import pyspark and pyarrow only inside main(): the parser stays light.
-    from .jobs import demo, route
+    from .jobs import demo, route, subscriptions
     route_cmd = commands.add_parser("route", help="route a message archive to subscriptions")
     route.add_arguments(route_cmd)
     route_cmd.set_defaults(run=lambda args, out: route.main(args))
     demo_cmd = commands.add_parser("demo-data", help="write a synthetic message archive")
     demo.add_arguments(demo_cmd)
     demo_cmd.set_defaults(run=lambda args, out: demo.main(args))
+    subs_cmd = commands.add_parser(
+        "demo-subscriptions", help="write N selective subscriptions over the demo archive"
+    )
+    subscriptions.add_arguments(subs_cmd)
+    subs_cmd.set_defaults(run=lambda args, out: subscriptions.main(args))
 
 
 def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:

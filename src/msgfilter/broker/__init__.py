@@ -12,7 +12,8 @@ A broker (or proxy, or consumer) that dispatches entries to a subscription asks 
 Modules: `results` (`FilterResult`, `EntryDecision`), `context` (`Entry`, `Position`,
 `EntryMetadata`, `FilterContext`), `filters` (`EntryFilter`, `ConsumerFilter`,
 `FilterChain`), `config` (`FilterConfig`), `builtin` (the built-in filters and the
-subscription-time validators), `loading` (class paths, entry points, definition files).
+subscription-time validators), `loading` (class paths, entry points, definition files),
+`fanout` (`fan_out`: every subscription of a `SubscriptionIndex` on one entry).
 Batches: see `msgfilter.batch`. The guide is docs/broker.md.
 """
 
@@ -42,6 +43,7 @@ from .builtin import (
 from .config import FilterConfig
 from .context import Entry, EntryMetadata, FilterContext, Position
 from .errors import FilterConfigError, FilterLoadError
+from .fanout import Fanout, fan_out
 from .filters import ConsumerFilter, EntryFilter, FilterChain
 from .loading import (
     DEFINITION_FILE,
@@ -69,6 +71,7 @@ __all__ = [
     "EntryDecision",
     "EntryFilter",
     "EntryMetadata",
+    "Fanout",
     "FilterChain",
     "FilterConfig",
     "FilterConfigError",
@@ -91,6 +94,7 @@ __all__ = [
     "create_filter",
     "entry_point_definitions",
     "expression_dialect",
+    "fan_out",
     "filter_batch",
     "find_definitions",
     "load_class",

@@ -1,11 +1,14 @@
 """The routing report: messages and bytes published, delivered per subscription, and
 what filtering at the broker saves against sending every message to every
-subscription. Written as JSON, as a readable table and as a PNG bar chart."""
+subscription. Written as JSON and as a readable table (both with every subscription),
+and as a PNG that stays readable at any number of subscriptions: the totals, the
+distribution of the delivered share across subscriptions, and the top subscriptions by
+bytes."""
 
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -27,6 +30,14 @@ class Delivery:
     bytes: int
     #: The parts evaluated in Python (an Arrow UDF), with why.
     python_parts: tuple[str, ...] = ()
+    #: How the filter ran: "native" or "python" (a Spark column, in part an Arrow UDF),
+    #: or "index" (the SubscriptionIndex, in Python). Empty: from `native`.
+    runs: str = ""
+
+    @property
+    def how(self) -> str:
+        """`runs`, or what `native` says when it is not set."""
+        return self.runs or ("native" if self.native else "python")
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,6 +57,9 @@ class RouteReport:
     master: str = ""
     spark_version: str = ""
     notes: tuple[str, ...] = field(default=())
+    #: The plan that routed the archive ("native" or "index") and why it was chosen.
+    plan: str = "native"
+    plan_reason: str = ""
 
     @property
     def delivered_messages(self) -> int:
@@ -91,10 +105,14 @@ class RouteReport:
         }
         return data
 
-    def table(self) -> str:
-        """A fixed-width table for a terminal."""
-        width = max([len("subscription"), *(len(d.name) for d in self.deliveries)])
-        dwidth = max([len("dialect"), *(len(d.dialect) for d in self.deliveries)])
+    def table(self, top: int | None = None) -> str:
+        """A fixed-width table for a terminal: every subscription, or with `top` only the
+        `top` subscriptions by bytes (the file keeps them all)."""
+        shown = list(self.deliveries)
+        if top is not None and len(shown) > top:
+            shown = sorted(shown, key=lambda d: (-d.bytes, -d.messages))[:top]
+        width = max([len("subscription"), *(len(d.name) for d in shown)])
+        dwidth = max([len("dialect"), *(len(d.dialect) for d in shown)])
         head = (
             f"{'subscription':<{width}}  {'dialect':<{dwidth}}  {'runs':<6}  "
             f"{'messages':>11}  {'share':>6}  {'bytes':>9}  {'share':>6}"
@@ -106,21 +124,28 @@ class RouteReport:
             head,
             "-" * len(head),
         ]
-        for d in self.deliveries:
+        for d in shown:
             lines.append(
                 f"{d.name:<{width}}  {d.dialect:<{dwidth}}  "
-                f"{'native' if d.native else 'python':<6}  {d.messages:>11,}  "
+                f"{d.how:<6}  {d.messages:>11,}  "
                 f"{_percent(d.messages, self.published_messages):>6}  "
                 f"{human_bytes(d.bytes):>9}  {_percent(d.bytes, self.published_bytes):>6}"
             )
+        if len(shown) < len(self.deliveries):
+            lines.append(
+                f"... the top {len(shown)} of {len(self.deliveries):,} subscriptions by bytes; "
+                "report.txt and report.json have them all"
+            )
         lines += [
             "",
+            f"subscriptions:                          {len(self.deliveries):>13,}",
             f"delivered with broker-side filtering:   {self.delivered_messages:>13,} messages  "
             f"{human_bytes(self.delivered_bytes):>9}",
             f"every message to every subscription:    {self.broadcast_messages:>13,} messages  "
             f"{human_bytes(self.broadcast_bytes):>9}",
             f"saved by filtering at the broker:       {human_bytes(self.saved_bytes):>32}  "
-            f"({self.saved_share * 100:.1f} %)",
+            f"({fine_percent(self.saved_share)})",
+            f"plan: {self.plan}" + (f" ({self.plan_reason})" if self.plan_reason else ""),
             f"time: {self.seconds:.1f} s on {self.master or 'Spark'}"
             + (f" (Spark {self.spark_version})" if self.spark_version else ""),
         ]
@@ -134,6 +159,16 @@ def _share(part: int, whole: int) -> float:
 
 def _percent(part: int, whole: int) -> str:
     return f"{part / whole * 100:.1f}%" if whole else "-"
+
+
+def fine_percent(share: float) -> str:
+    """`share` as a percentage with the decimals that tell it from 0 and from 100."""
+    value = share * 100
+    for decimals in (1, 2, 3, 4):
+        text = f"{value:.{decimals}f}"
+        if float(text) not in (0.0, 100.0) or value in (0.0, 100.0):
+            return f"{text} %"
+    return f"{value:.2g} %"
 
 
 def human_bytes(count: float) -> str:
@@ -155,35 +190,111 @@ def write_report(report: RouteReport, directory: Path) -> list[Path]:
     return paths
 
 
+#: Subscriptions the chart names, by bytes received.
+CHART_TOP = 20
+
+
+def _short(name: str, width: int = 42) -> str:
+    return name if len(name) <= width else name[: width - 1] + "\u2026"
+
+
 def bar_chart(report: RouteReport, path: Path) -> None:
-    """A horizontal bar per subscription: the bytes it receives, over the bytes it
-    would receive without filtering (everything published)."""
+    """The report as one picture of fixed size, whatever the number of subscriptions:
+    the totals (every message to every subscription against what filtering delivers),
+    a histogram of the share of the published bytes each subscription receives, and the
+    top `CHART_TOP` subscriptions by bytes."""
     # The object API with the Agg canvas: no pyplot, no global backend switch.
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
-    names: Sequence[str] = [d.name for d in report.deliveries]
-    delivered = [d.bytes / 1e6 for d in report.deliveries]
-    everything = report.published_bytes / 1e6
-    figure = Figure(figsize=(9, 1.2 + 0.45 * max(1, len(names))), dpi=110)
+    figure = Figure(figsize=(11, 9.5), dpi=100, layout="constrained")
     FigureCanvasAgg(figure)
-    axes = figure.add_subplot()
+    grid = figure.add_gridspec(2, 2, height_ratios=(1, 1.6))
+    figure.suptitle(
+        f"{report.published_messages:,} messages ({human_bytes(report.published_bytes)}), "
+        f"{len(report.deliveries):,} subscriptions: broker-side filtering saves "
+        f"{human_bytes(report.saved_bytes)} ({fine_percent(report.saved_share)})"
+        + (f"  [plan: {report.plan}]" if report.plan else ""),
+        fontsize=11,
+    )
+    _totals(report, figure.add_subplot(grid[0, 0]))
+    _histogram(report, figure.add_subplot(grid[0, 1]))
+    _top(report, figure.add_subplot(grid[1, :]))
+    figure.savefig(path)
+
+
+def _totals(report: RouteReport, axes: Any) -> None:
+    """Messages and bytes: every message to every subscription, and what is delivered
+    (each as a share of the first)."""
+    rows: tuple[tuple[str, int, int, Callable[[float], str]], ...] = (
+        ("messages", report.broadcast_messages, report.delivered_messages, _count),
+        ("bytes", report.broadcast_bytes, report.delivered_bytes, human_bytes),
+    )
+    for y, (_, everything, delivered, shown) in enumerate(rows):
+        share = delivered / everything if everything else 0.0
+        axes.barh(y + 0.2, 1.0, height=0.38, color="#d9d9d9",
+                  label="every message to every subscription" if y == 0 else None)
+        axes.barh(y - 0.2, share, height=0.38, color="#2b6cb0",
+                  label="delivered with broker-side filtering" if y == 0 else None)
+        axes.text(1.0, y + 0.2, f" {shown(everything)}", va="center", fontsize=8)
+        axes.text(share, y - 0.2, f" {shown(delivered)} ({fine_percent(share)})",
+                  va="center", fontsize=8)
+    axes.set_yticks([0, 1], labels=[r[0] for r in rows])
+    axes.set_ylim(1.6, -0.6)
+    axes.set_xlim(0, 1.6)  # room for the labels
+    axes.set_xticks([0, 0.5, 1.0], labels=["0", "50 %", "100 %"])
+    axes.set_title("totals", fontsize=10)
+    axes.legend(loc="upper center", bbox_to_anchor=(0.5, -0.12), fontsize=7, frameon=False)
+
+
+def _count(value: float) -> str:
+    return f"{value:,.0f}"
+
+
+def _histogram(report: RouteReport, axes: Any) -> None:
+    """How many subscriptions receive which share of the published bytes (log bins:
+    selective subscriptions receive tiny shares)."""
+    import math
+
+    published = report.published_bytes
+    shares = [d.bytes / published * 100 for d in report.deliveries if published and d.bytes]
+    empty = len(report.deliveries) - len(shares)
+    low = min([1e-4, *shares])
+    edges = [10 ** (math.floor(math.log10(low)) + i / 4) for i in range(200)]
+    # 100 % closes the last bin (a zero-width bin would hide everything at 100 %).
+    edges = [e for e in edges if e < 99.999] + [100.0]
+    if shares:
+        axes.hist(shares, bins=edges, color="#2b6cb0")
+    axes.yaxis.get_major_locator().set_params(integer=True)
+    axes.set_xscale("log")
+    decades = [e for e in edges if abs(math.log10(e) - round(math.log10(e))) < 1e-9]
+    axes.set_xticks(decades, labels=[f"{d:g} %" for d in decades], fontsize=7)
+    axes.set_xlabel("share of the published bytes a subscription receives (%)")
+    axes.set_ylabel("subscriptions")
+    axes.set_title("delivered share across subscriptions", fontsize=10)
+    if empty:
+        axes.text(0.98, 0.95, f"{empty:,} receive nothing", transform=axes.transAxes,
+                  ha="right", va="top", fontsize=8)
+
+
+def _top(report: RouteReport, axes: Any) -> None:
+    """The top subscriptions by bytes: what each receives over everything published."""
+    top = sorted(report.deliveries, key=lambda d: (-d.bytes, -d.messages))[:CHART_TOP]
+    names: Sequence[str] = [_short(d.name) for d in top]
+    delivered = [d.bytes / 1e6 for d in top]
+    everything = report.published_bytes / 1e6
     positions = range(len(names))
-    axes.barh(positions, [everything] * len(names), color="#d9d9d9",
-              label="without filtering (every message)")
-    axes.barh(positions, delivered, color="#2b6cb0", label="with broker-side filtering")
+    axes.barh(positions, [everything] * len(names), color="#d9d9d9")
+    axes.barh(positions, delivered, color="#2b6cb0")
     for y, value in zip(positions, delivered, strict=True):
-        axes.text(value, y, f" {human_bytes(value * 1e6)}", va="center", fontsize=8)
-    axes.set_yticks(list(positions), labels=names)
-    axes.invert_yaxis()
-    axes.set_xlim(0, max(everything, 1e-6) * 1.2)  # room for the labels
-    axes.set_xlabel("MB delivered to the subscription")
+        axes.text(value, y, f" {human_bytes(value * 1e6)}", va="center", fontsize=7)
+    axes.set_yticks(list(positions), labels=names, fontsize=7)
+    axes.set_ylim(max(len(names), CHART_TOP // 2) - 0.5, -0.5)  # bars of a steady height
+    axes.set_xlim(0, max(everything, 1e-6) * 1.15)
+    axes.set_xlabel("MB delivered to the subscription (blue) of the MB published (grey)")
+    more = len(report.deliveries) - len(top)
     axes.set_title(
-        f"{report.published_messages:,} messages: broker-side filtering saves "
-        f"{human_bytes(report.saved_bytes)} ({report.saved_share * 100:.1f} %)",
+        f"top {len(top)} subscriptions by bytes"
+        + (f" ({more:,} more in report.txt / report.json)" if more else ""),
         fontsize=10,
     )
-    axes.legend(loc="upper center", bbox_to_anchor=(0.5, -0.1 - 1.0 / (2 + len(names))),
-                ncols=2, fontsize=8, frameon=False)
-    figure.tight_layout()
-    figure.savefig(path)

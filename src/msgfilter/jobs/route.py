@@ -4,12 +4,17 @@
 
 Every subscription's filter (any dialect: jms, rocketmq, rocketmq-tag, pulsar-tag) is
 compiled before Spark starts, so a bad expression fails at once with its caret error
-and the subscription's name. Then one pass over the archive evaluates all filters as
-native Spark columns (`msgfilter.spark`), writes each subscription's matched messages
-(Parquet, partitioned by `subscription`) and counts, in the same pass, the messages and
-bytes each subscription receives. The report (report.json, report.txt and a bar chart,
-report.png) says what filtering at the broker saves against sending every message to
-every subscription.
+and the subscription's name. Then one pass over the archive routes every message,
+writes each subscription's matched messages (Parquet, partitioned by `subscription`)
+and counts the messages and bytes each subscription receives. The report (report.json,
+report.txt and report.png) says what filtering at the broker saves against sending
+every message to every subscription.
+
+Two plans do the pass (`--plan`, default auto): `native` evaluates every filter as a
+native Spark column (`msgfilter.spark`), the fastest with few subscriptions; `index`
+matches each Arrow batch against one `SubscriptionIndex` (`route_index`), whose cost
+follows rows + deliveries, not subscriptions x rows. `auto` takes the index from
+`INDEX_FROM` subscriptions on (measured: benchmarks/bench_route.py).
 
 `--master` is any Spark master URL (default `local[*]`). On a cluster the archive and
 `--out` must be on a filesystem the executors and the driver share, and executors need
@@ -21,9 +26,12 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import sys
 import time
-from collections.abc import Sequence
+import warnings
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -38,6 +46,13 @@ from .report import Delivery, RouteReport, write_report
 SUBSCRIPTION_COLUMN = "subscription"
 #: Where, under --out, the routed messages go.
 MESSAGES_DIR = "messages"
+#: `--plan auto` routes with the SubscriptionIndex from this many subscriptions on; below
+#: it, native Spark columns. Measured with benchmarks/bench_route.py on the 200 000-message
+#: demo archive (local[*], 2 cores): see docs/route.md.
+INDEX_FROM = 50
+#: Above this many subscriptions the console shows the top ones (the files have all).
+CONSOLE_ROWS = 40
+PLANS = ("auto", "native", "index")
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,6 +86,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--format", choices=("parquet", "json"), default=None,
         help="archive format (default: by extension; .json/.jsonl are JSON Lines)",
     )
+    parser.add_argument(
+        "--plan", choices=PLANS, default="auto",
+        help="native: a Spark column per subscription; index: one SubscriptionIndex over "
+        f"Arrow batches; auto (default): index from {INDEX_FROM} subscriptions on",
+    )
 
 
 def main(args: argparse.Namespace) -> int:
@@ -85,7 +105,8 @@ def main(args: argparse.Namespace) -> int:
         return 2
     try:
         report = run(
-            args.archive, archive_format, subscriptions, filters, Path(args.out), args.master
+            args.archive, archive_format, subscriptions, filters, Path(args.out), args.master,
+            plan=getattr(args, "plan", "auto"),
         )
     except RouteError as error:
         print(f"msgfilter route: {error}", file=sys.stderr)
@@ -93,7 +114,8 @@ def main(args: argparse.Namespace) -> int:
     except Exception as error:  # a job reports failure by its exit code
         print(f"msgfilter route: Spark failed: {type(error).__name__}: {error}", file=sys.stderr)
         return 1
-    print(report.table())
+    many = len(report.deliveries) > CONSOLE_ROWS
+    print(report.table(top=20 if many else None))
     print(f"\nwritten: {Path(args.out) / MESSAGES_DIR}/, report.json, report.txt, report.png")
     return 0
 
@@ -115,7 +137,9 @@ def load_subscriptions(path: Path) -> list[Subscription]:
         else:
             import yaml
 
-            data = yaml.safe_load(text)
+            # libyaml's loader, when PyYAML has it: 10 000 subscriptions load in 0.3 s,
+            # not 3 s.
+            data = yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
     except Exception as error:  # yaml and json raise their own kinds
         raise RouteError(f"{path}: not valid YAML or JSON: {error}") from None
     if isinstance(data, dict) and "subscriptions" in data:
@@ -160,6 +184,17 @@ def compile_subscriptions(subscriptions: Sequence[Subscription]) -> list[Filter]
     if errors:
         raise RouteError("bad filter expression\n" + "\n".join(errors))
     return filters
+
+
+def choose_plan(requested: str, count: int) -> tuple[str, str]:
+    """The plan to run ("native" or "index") for `count` subscriptions, and why."""
+    if requested not in PLANS:
+        raise RouteError(f"unknown plan {requested!r}: one of {', '.join(PLANS)}")
+    if requested != "auto":
+        return requested, f"--plan {requested}"
+    if count >= INDEX_FROM:
+        return "index", f"auto: {count:,} subscriptions, the index from {INDEX_FROM} on"
+    return "native", f"auto: {count:,} subscriptions, native columns below {INDEX_FROM}"
 
 
 def _archive_format(archive: str, given: str | None) -> str:
@@ -257,73 +292,179 @@ def run(
     filters: Sequence[Filter],
     out: Path,
     master: str = "local[*]",
+    *,
+    plan: str = "auto",
 ) -> RouteReport:
     """Route `archive` with Spark and write the messages and the report under `out`."""
-    from pyspark.sql import Observation
-    from pyspark.sql import functions as F
-
-    from ..backends.spark import column_ref, lower
-
     started = time.perf_counter()
+    chosen, reason = choose_plan(plan, len(subscriptions))
+    print(f"msgfilter route: plan {chosen} ({reason})")
     spark, ours = _session(master)
     try:
         df = read_archive(spark, archive, archive_format)
         if SUBSCRIPTION_COLUMN in df.columns:
             raise RouteError(f"the archive already has a column named {SUBSCRIPTION_COLUMN!r}")
-        lowered = [lower(f, df.schema) for f in filters]
-        for sub, plan in zip(subscriptions, lowered, strict=True):
-            how = "native" if plan.native else "python: " + "; ".join(
-                why for _, why in plan.udf_parts
-            )
-            print(f"  {sub.name} ({sub.dialect}): {how}")
-        flags = [f"#match{i}" for i in range(len(filters))]
-        base = df.select(
-            "*", message_bytes(df.schema).alias("#bytes"),
-            *[plan.column.alias(flag) for plan, flag in zip(lowered, flags, strict=True)],
-        )
-        observation = Observation("msgfilter-route")
-        metrics = [F.count(F.lit(1)).alias("messages"), F.sum("#bytes").alias("bytes")]
-        for i, flag in enumerate(flags):
-            metrics.append(F.count(F.when(F.col(flag), True)).alias(f"m{i}"))
-            metrics.append(F.sum(F.when(F.col(flag), F.col("#bytes"))).alias(f"b{i}"))
-        observed = base.observe(observation, *metrics)
-        matched = F.filter(
-            F.array(*[
-                F.when(F.col(flag), F.lit(sub.name))
-                for sub, flag in zip(subscriptions, flags, strict=True)
-            ]),
-            lambda name: name.isNotNull(),
-        )
-        routed = observed.select(
-            *[column_ref(c) for c in df.columns],
-            F.explode(matched).alias(SUBSCRIPTION_COLUMN),
-        )
-        (
-            routed.write.mode("overwrite")
-            .partitionBy(SUBSCRIPTION_COLUMN)
-            .parquet(str(out / MESSAGES_DIR))
-        )
-        counts = observation.get
-        deliveries = tuple(
-            Delivery(
-                sub.name, sub.dialect, sub.expression, plan.native,
-                int(counts.get(f"m{i}") or 0), int(counts.get(f"b{i}") or 0),
-                tuple(f"{part}: {why}" for part, why in plan.udf_parts),
-            )
-            for i, (sub, plan) in enumerate(zip(subscriptions, lowered, strict=True))
+        route = _route_native if chosen == "native" else _route_index
+        deliveries, published_messages, published_bytes = route(
+            spark, df, subscriptions, filters, out
         )
         report = RouteReport(
             archive=archive,
             output=str(out),
-            published_messages=int(counts.get("messages") or 0),
-            published_bytes=int(counts.get("bytes") or 0),
+            published_messages=published_messages,
+            published_bytes=published_bytes,
             deliveries=deliveries,
             seconds=round(time.perf_counter() - started, 2),
             master=str(spark.sparkContext.master),
             spark_version=str(spark.version),
+            plan=chosen,
+            plan_reason=reason,
         )
         write_report(report, out)
         return report
     finally:
         if ours:
             spark.stop()
+
+
+def _route_native(
+    spark: Any, df: Any, subscriptions: Sequence[Subscription], filters: Sequence[Filter],
+    out: Path,
+) -> tuple[tuple[Delivery, ...], int, int]:
+    """Every filter a column of one projection; the routing an `explode` of the names of
+    the subscriptions that accept the row; the counts an `Observation` of the pass.
+    Returns the deliveries and the messages and bytes published."""
+    from pyspark.sql import Observation
+    from pyspark.sql import functions as F
+
+    from ..backends.spark import column_ref, lower
+
+    lowered = [lower(f, df.schema) for f in filters]
+    python = 0
+    for sub, plan in zip(subscriptions, lowered, strict=True):
+        python += not plan.native
+        how = "native" if plan.native else "python: " + "; ".join(
+            why for _, why in plan.udf_parts
+        )
+        if len(subscriptions) <= CONSOLE_ROWS:
+            print(f"  {sub.name} ({sub.dialect}): {how}")
+    if len(subscriptions) > CONSOLE_ROWS:
+        print(f"  {len(subscriptions) - python:,} native, {python:,} with Python parts "
+              "(report.json says which)")
+    flags = [f"#match{i}" for i in range(len(filters))]
+    base = df.select(
+        "*", message_bytes(df.schema).alias("#bytes"),
+        *[plan.column.alias(flag) for plan, flag in zip(lowered, flags, strict=True)],
+    )
+    observation = Observation("msgfilter-route")
+    metrics = [F.count(F.lit(1)).alias("messages"), F.sum("#bytes").alias("bytes")]
+    for i, flag in enumerate(flags):
+        metrics.append(F.count(F.when(F.col(flag), True)).alias(f"m{i}"))
+        metrics.append(F.sum(F.when(F.col(flag), F.col("#bytes"))).alias(f"b{i}"))
+    observed = base.observe(observation, *metrics)
+    matched = F.filter(
+        F.array(*[
+            F.when(F.col(flag), F.lit(sub.name))
+            for sub, flag in zip(subscriptions, flags, strict=True)
+        ]),
+        lambda name: name.isNotNull(),
+    )
+    routed = observed.select(
+        *[column_ref(c) for c in df.columns],
+        F.explode(matched).alias(SUBSCRIPTION_COLUMN),
+    )
+    (
+        routed.write.mode("overwrite")
+        .partitionBy(SUBSCRIPTION_COLUMN)
+        .parquet(str(out / MESSAGES_DIR))
+    )
+    counts = observation.get
+    deliveries = tuple(
+        Delivery(
+            sub.name, sub.dialect, sub.expression, plan.native,
+            int(counts.get(f"m{i}") or 0), int(counts.get(f"b{i}") or 0),
+            tuple(f"{part}: {why}" for part, why in plan.udf_parts),
+        )
+        for i, (sub, plan) in enumerate(zip(subscriptions, lowered, strict=True))
+    )
+    return deliveries, int(counts.get("messages") or 0), int(counts.get("bytes") or 0)
+
+
+@contextmanager
+def _no_pandas_warning() -> Iterator[None]:
+    """mapInArrow builds a pandas UDF inside, whose version check warns about pandas 3;
+    the job never uses pandas."""
+    with warnings.catch_warnings():
+        warnings.filterwarnings(
+            "ignore", message="PySpark does not yet fully support pandas",
+            category=FutureWarning,
+        )
+        yield
+
+
+def _route_index(
+    spark: Any, df: Any, subscriptions: Sequence[Subscription], filters: Sequence[Filter],
+    out: Path,
+) -> tuple[tuple[Delivery, ...], int, int]:
+    """One SubscriptionIndex over the archive's Arrow batches (see `route_index`).
+    Returns the deliveries and the messages and bytes published."""
+    import uuid
+    from functools import partial
+
+    from pyspark.sql import types as T
+
+    from ..index import SubscriptionIndex
+    from ..tables import DEFAULT_LAYOUT
+    from . import route_index as ri
+
+    index = SubscriptionIndex()
+    for number, compiled in enumerate(filters):
+        index.add_filter(number, compiled)
+    source, travels = ri.IndexSource.of(index)
+    print(f"  {travels}")
+    print("  " + index.explain().replace("\n", "\n  "))
+    read = ri.columns_read(filters, df.columns, DEFAULT_LAYOUT)
+    base = df.select("*", message_bytes(df.schema).alias(ri.BYTES_COLUMN))
+    # An accumulator, not an Observation: when nothing matches, adaptive execution drops
+    # the stage an Observation would report from the final plan.
+    published = spark.sparkContext.accumulator([0, 0], ri.PairSum())
+    shipped = spark.sparkContext.broadcast(source)
+    routed_schema = T.StructType(
+        [*base.schema.fields, T.StructField(ri.KEY_COLUMN, T.IntegerType(), False)]
+    )
+    with _no_pandas_warning():
+        routed = base.mapInArrow(
+            partial(ri.route_batches, source=shipped, read=read, published=published),
+            routed_schema,
+        )
+    staging = out / f"_staging-{uuid.uuid4().hex}"
+    names = [sub.name for sub in subscriptions]
+    written_schema = ", ".join(f"{name} {kind}" for name, kind in ri.WRITTEN_FIELDS)
+    # Each subscription's rows in one task, in a run: one file per subscription.
+    shuffled = routed.repartition(
+        max(1, spark.sparkContext.defaultParallelism), ri.KEY_COLUMN
+    ).sortWithinPartitions(ri.KEY_COLUMN)
+    try:
+        with _no_pandas_warning():
+            writing = shuffled.mapInArrow(
+                partial(ri.write_batches, names=names, staging=str(staging),
+                        column=SUBSCRIPTION_COLUMN),
+                written_schema,
+            )
+        written = writing.collect()
+        ri.commit([(row["path"], row["key"]) for row in written], staging, out / MESSAGES_DIR)
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+        shipped.unpersist()
+    messages = [0] * len(subscriptions)
+    sizes = [0] * len(subscriptions)
+    for row in written:
+        messages[row["key"]] += int(row["messages"])
+        sizes[row["key"]] += int(row["bytes"])
+    deliveries = tuple(
+        Delivery(sub.name, sub.dialect, sub.expression, False, messages[i], sizes[i],
+                 ("index: the SubscriptionIndex over Arrow batches",), runs="index")
+        for i, sub in enumerate(subscriptions)
+    )
+    total_messages, total_bytes = published.value
+    return deliveries, int(total_messages), int(total_bytes)
