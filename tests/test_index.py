@@ -280,3 +280,17 @@ def test_match_many_and_empty_index() -> None:
     idx.add(1, "")  # the empty selector matches everything
     assert idx.match_many([{}, None]) == [frozenset({1}), frozenset({1})]
     assert "match every message: 1" in idx.explain()
+
+
+def test_the_index_pickles_as_its_subscriptions() -> None:
+    import pickle
+
+    idx = SubscriptionIndex(dialect="rocketmq")
+    idx.add("a", "a = 5")
+    idx.add("t", "TagA || TagB", dialect="rocketmq-tag")
+    idx.add("j", "x > 2 AND region = 'eu'", dialect="jms")
+    back = pickle.loads(pickle.dumps(idx))
+    assert back.dialect == "rocketmq"
+    assert back.items() == idx.items()
+    message = msgfilter.Message({"a": "05", "x": 3, "region": "eu"}, tags="TagB")
+    assert back.match(message) == idx.match(message) == frozenset({"a", "t", "j"})

@@ -188,6 +188,11 @@ class SubscriptionIndex:
         with self._lock:
             return [(k, e.filter) for k, e in self._keys.items()]
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # The structures hold a lock and are derived data: a pickle is the dialect and the
+        # (key, filter) pairs in order (filters pickle as their text), rebuilt on load.
+        return (_rebuild, (self._dialect, self.items()))
+
     def match(self, message: Any) -> frozenset[Hashable]:
         """The keys whose filter matches `message` (TRUE; UNKNOWN and failures are not)."""
         with self._lock:
@@ -288,3 +293,10 @@ def _naming(error: FilterError, key: Hashable) -> FilterError:
     named = copy.copy(error)
     named.args = (f"subscription {key!r}: {error}",)
     return named
+
+
+def _rebuild(dialect: str, items: list[tuple[Hashable, Filter]]) -> SubscriptionIndex:
+    index = SubscriptionIndex(dialect)
+    for key, compiled in items:
+        index.add_filter(key, compiled)
+    return index

@@ -29,9 +29,7 @@ import os
 import shutil
 import sys
 import time
-import warnings
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -390,18 +388,6 @@ def _route_native(
     return deliveries, int(counts.get("messages") or 0), int(counts.get("bytes") or 0)
 
 
-@contextmanager
-def _no_pandas_warning() -> Iterator[None]:
-    """mapInArrow builds a pandas UDF inside, whose version check warns about pandas 3;
-    the job never uses pandas."""
-    with warnings.catch_warnings():
-        warnings.filterwarnings(
-            "ignore", message="PySpark does not yet fully support pandas",
-            category=FutureWarning,
-        )
-        yield
-
-
 def _route_index(
     spark: Any, df: Any, subscriptions: Sequence[Subscription], filters: Sequence[Filter],
     out: Path,
@@ -432,11 +418,10 @@ def _route_index(
     routed_schema = T.StructType(
         [*base.schema.fields, T.StructField(ri.KEY_COLUMN, T.IntegerType(), False)]
     )
-    with _no_pandas_warning():
-        routed = base.mapInArrow(
-            partial(ri.route_batches, source=shipped, read=read, published=published),
-            routed_schema,
-        )
+    routed = base.mapInArrow(
+        partial(ri.route_batches, source=shipped, read=read, published=published),
+        routed_schema,
+    )
     staging = out / f"_staging-{uuid.uuid4().hex}"
     names = [sub.name for sub in subscriptions]
     written_schema = ", ".join(f"{name} {kind}" for name, kind in ri.WRITTEN_FIELDS)
@@ -445,12 +430,11 @@ def _route_index(
         max(1, spark.sparkContext.defaultParallelism), ri.KEY_COLUMN
     ).sortWithinPartitions(ri.KEY_COLUMN)
     try:
-        with _no_pandas_warning():
-            writing = shuffled.mapInArrow(
-                partial(ri.write_batches, names=names, staging=str(staging),
-                        column=SUBSCRIPTION_COLUMN),
-                written_schema,
-            )
+        writing = shuffled.mapInArrow(
+            partial(ri.write_batches, names=names, staging=str(staging),
+                    column=SUBSCRIPTION_COLUMN),
+            written_schema,
+        )
         written = writing.collect()
         ri.commit([(row["path"], row["key"]) for row in written], staging, out / MESSAGES_DIR)
     finally:
