@@ -12,7 +12,7 @@ pa = pytest.importorskip("pyarrow")
 
 import msgfilter.arrow  # noqa: E402
 from msgfilter import SubscriptionIndex  # noqa: E402
-from msgfilter.index.columnar import match_table  # noqa: E402
+from msgfilter.index.columnar import IndexState, match_table  # noqa: E402
 from msgfilter.tables import DEFAULT_LAYOUT, Layout  # noqa: E402
 
 SUBSCRIPTIONS: list[tuple[Hashable, str, str]] = [
@@ -85,10 +85,12 @@ def test_arrow_path_for_many_candidate_rows() -> None:
     idx = build()
     data = table()
     with idx._lock:
-        got = match_table(
-            data, DEFAULT_LAYOUT, idx._entry_candidates, list(idx._matches_all.values()),
-            list(idx._keys), dict(idx._order), None, columnar_rows=1,
+        state = IndexState(
+            idx._entry_candidates, idx._stores, idx._tags, idx._entries,
+            list(idx._everything.values()), list(idx._matches_all.values()),
+            list(idx._keys), None,
         )
+        got = match_table(data, DEFAULT_LAYOUT, state, columnar_rows=1)
     pairs = list(zip(got.column("row").to_pylist(), got.column("key").to_pylist(), strict=True))
     assert pairs == expected(idx, data, DEFAULT_LAYOUT)
 
