@@ -104,13 +104,7 @@ def match_table(
     if odd.any():
         keep = ~odd[rows]
         rows, numbers = rows[keep], numbers[keep]
-    # Sorted by entry then row, each pair once.
-    order = np.lexsort((rows, numbers))
-    rows, numbers = rows[order], numbers[order]
-    if len(rows):
-        first = np.ones(len(rows), bool)
-        first[1:] = (rows[1:] != rows[:-1]) | (numbers[1:] != numbers[:-1])
-        rows, numbers = rows[first], numbers[first]
+    rows, numbers = _distinct_by_entry(rows, numbers, length)
     matched: list[tuple[Ints, Entry]] = []
     bounds = np.flatnonzero(np.diff(numbers)) + 1 if len(numbers) else np.zeros(0, np.int64)
     for start, stop in zip(
@@ -129,6 +123,24 @@ def match_table(
     if odd.any():
         matched.extend(_row_by_row(batch, np.flatnonzero(odd), state))
     return _pairs(matched, state.keys, ktype)
+
+
+def _distinct_by_entry(rows: Ints, numbers: Ints, length: int) -> tuple[Ints, Ints]:
+    """The pairs sorted by entry then row, each once."""
+    import numpy as np
+
+    if not len(rows):
+        return rows, numbers
+    top = int(numbers.max()) + 1
+    if top < 2**62 // max(length, 1):
+        # One int64 per pair: a plain sort is several times faster than a lexsort.
+        combined = np.unique(numbers * length + rows)
+        return combined % length, combined // length
+    order = np.lexsort((rows, numbers))
+    rows, numbers = rows[order], numbers[order]
+    first = np.ones(len(rows), bool)
+    first[1:] = (rows[1:] != rows[:-1]) | (numbers[1:] != numbers[:-1])
+    return rows[first], numbers[first]
 
 
 class _Batch:

@@ -11,7 +11,8 @@ Rows whose value has no selector type (`Opaque`) are left to the caller's per-ro
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
+from itertools import chain
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -84,7 +85,7 @@ def spread(codes: Ints, row_ids: Ints, hit_codes: Ints, hit_entries: Ints) -> tu
     """(rows, entries): each (code, entry) hit paired with every row whose code it is."""
     import numpy as np
 
-    order = np.argsort(codes, kind="stable")
+    order = sorted_order(codes)
     ordered = codes[order]
     starts = np.searchsorted(ordered, hit_codes, "left")
     counts = np.searchsorted(ordered, hit_codes, "right") - starts
@@ -93,6 +94,17 @@ def spread(codes: Ints, row_ids: Ints, hit_codes: Ints, hit_entries: Ints) -> tu
     shift = np.repeat(starts - (np.cumsum(counts) - counts), counts)
     positions = shift + np.arange(total, dtype=np.int64)
     return row_ids[order[positions]], np.repeat(hit_entries, counts)
+
+
+def sorted_order(codes: Ints) -> Ints:
+    """A stable argsort of small non-negative-or--1 codes: in the narrowest unsigned type
+    they fit, where numpy sorts by radix."""
+    import numpy as np
+
+    top = int(codes.max()) + 1 if len(codes) else 0
+    if top < 2**16 - 1:
+        return np.argsort((codes + 1).astype(np.uint16), kind="stable")
+    return np.argsort(codes, kind="stable")
 
 
 class Lookup:
@@ -114,20 +126,18 @@ class Lookup:
                 self.pairs.odd |= found.odd
         return found
 
-    def _add(self, codes: Ints, row_ids: Ints, hits: list[tuple[int, Iterable[int]]]) -> None:
+    def _add(self, codes: Ints, row_ids: Ints, hits: list[tuple[int, Collection[int]]]) -> None:
         import numpy as np
 
-        hit_codes: list[int] = []
-        hit_entries: list[int] = []
-        for code, numbers in hits:
-            for number in numbers:
-                hit_codes.append(code)
-                hit_entries.append(number)
-        if not hit_codes:
+        if not hits:
             return
-        rows, entries = spread(
-            codes, row_ids, np.asarray(hit_codes, np.int64), np.asarray(hit_entries, np.int64)
+        # Duplicates (an entry hit by two probes) are dropped by the caller, once.
+        counts = np.fromiter((len(n) for _, n in hits), np.int64, len(hits))
+        hit_codes = np.repeat(np.fromiter((c for c, _ in hits), np.int64, len(hits)), counts)
+        hit_entries = np.fromiter(
+            chain.from_iterable(n for _, n in hits), np.int64, int(counts.sum())
         )
+        rows, entries = spread(codes, row_ids, hit_codes, hit_entries)
         self.pairs.rows.append(rows)
         self.pairs.entries.append(entries)
 
@@ -145,9 +155,9 @@ class Lookup:
             if name not in single:
                 continue
             encoded = self.column(name)
-            hits: list[tuple[int, Iterable[int]]] = []
+            hits: list[tuple[int, Collection[int]]] = []
             for code, value in enumerate(encoded.values):
-                found: list[Iterable[int]] = []
+                found: list[Any] = []
                 try:
                     store.candidates({name: value}, found)
                 except Exception:
@@ -179,14 +189,14 @@ class Lookup:
         _, first, inverse = np.unique(combined, return_index=True, return_inverse=True)
         inverse = inverse.astype(np.int64)
         mine = {id(p) for p in postings.values()}
-        hits: list[tuple[int, Iterable[int]]] = []
+        hits: list[tuple[int, Collection[int]]] = []
         for code, at in enumerate(first.tolist()):
             row = int(row_ids[at])
             view = {
                 name: encoded.values[encoded.codes[row]]
                 for name, encoded in zip(idents, columns, strict=True)
             }
-            found: list[Iterable[int]] = []
+            found: list[Any] = []
             try:
                 store.candidates(view, found)
             except Exception:
@@ -203,9 +213,9 @@ class Lookup:
         import numpy as np
 
         encoded = self.column(TAGS_PROPERTY)
-        hits: list[tuple[int, Iterable[int]]] = []
+        hits: list[tuple[int, Collection[int]]] = []
         for code, value in enumerate(encoded.values):
-            found: list[Iterable[int]] = []
+            found: list[Any] = []
             tags.candidates({TAGS_PROPERTY: value}, found)
             numbers = _union(found)
             if numbers:
@@ -220,7 +230,7 @@ class Lookup:
         rows: list[int] = []
         entries: list[int] = []
         for row, message in enumerate(messages):
-            found: list[Iterable[int]] = []
+            found: list[Any] = []
             tags.candidates(message, found)
             for number in _union(found):
                 rows.append(row)
@@ -230,11 +240,12 @@ class Lookup:
             self.pairs.entries.append(np.asarray(entries, np.int64))
 
 
-def _union(found: Iterable[Iterable[int]]) -> set[int]:
-    out: set[int] = set()
-    for numbers in found:
-        out.update(numbers)
-    return out
+def _union(found: Iterable[Collection[int]]) -> Collection[int]:
+    """The entry numbers of some postings, possibly repeated."""
+    listed = list(found)
+    if len(listed) == 1:
+        return listed[0]
+    return list(chain.from_iterable(listed))
 
 
 def lookup(
