@@ -134,7 +134,11 @@ def _distinct_by_entry(rows: Ints, numbers: Ints, length: int) -> tuple[Ints, In
     top = int(numbers.max()) + 1
     if top < 2**62 // max(length, 1):
         # One int64 per pair: a plain sort is several times faster than a lexsort.
-        combined = np.unique(numbers * length + rows)
+        combined = numbers * length + rows
+        combined.sort()
+        keep = np.ones(len(combined), bool)
+        keep[1:] = combined[1:] != combined[:-1]
+        combined = combined[keep]
         return combined % length, combined // length
     order = np.lexsort((rows, numbers))
     rows, numbers = rows[order], numbers[order]
