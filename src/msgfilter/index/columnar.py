@@ -104,7 +104,7 @@ def match_table(
     if odd.any():
         keep = ~odd[rows]
         rows, numbers = rows[keep], numbers[keep]
-    rows, numbers = _distinct_by_entry(rows, numbers, length)
+    rows, numbers = _by_entry(rows, numbers)
     matched: list[tuple[Ints, Entry]] = []
     bounds = np.flatnonzero(np.diff(numbers)) + 1 if len(numbers) else np.zeros(0, np.int64)
     for start, stop in zip(
@@ -114,6 +114,9 @@ def match_table(
             continue
         entry = state.entries[int(numbers[start])]
         at = rows[start:stop]
+        if len(entry.plan.probes) > 1:
+            # Only an entry with several probes can be found twice for one row.
+            at = _distinct(at)
         matched.append((at if entry.exact else batch.verified(entry.filter, at), entry))
     regular = np.flatnonzero(~odd)
     for entry in state.everything:
@@ -125,26 +128,28 @@ def match_table(
     return _pairs(matched, state.keys, ktype)
 
 
-def _distinct_by_entry(rows: Ints, numbers: Ints, length: int) -> tuple[Ints, Ints]:
-    """The pairs sorted by entry then row, each once."""
+def _by_entry(rows: Ints, numbers: Ints) -> tuple[Ints, Ints]:
+    """The pairs grouped by entry (a stable sort: in the order found within an entry)."""
     import numpy as np
 
     if not len(rows):
         return rows, numbers
-    top = int(numbers.max()) + 1
-    if top < 2**62 // max(length, 1):
-        # One int64 per pair: a plain sort is several times faster than a lexsort.
-        combined = numbers * length + rows
-        combined.sort()
-        keep = np.ones(len(combined), bool)
-        keep[1:] = combined[1:] != combined[:-1]
-        combined = combined[keep]
-        return combined % length, combined // length
-    order = np.lexsort((rows, numbers))
-    rows, numbers = rows[order], numbers[order]
-    first = np.ones(len(rows), bool)
-    first[1:] = (rows[1:] != rows[:-1]) | (numbers[1:] != numbers[:-1])
-    return rows[first], numbers[first]
+    if int(numbers.max()) < 2**16:
+        # numpy sorts 16-bit keys by radix: linear in the pairs.
+        order = np.argsort(numbers.astype(np.uint16), kind="stable")
+    else:
+        order = np.argsort(numbers, kind="stable")
+    return rows[order], numbers[order]
+
+
+def _distinct(rows: Ints) -> Ints:
+    """`rows` sorted, each once (np.unique hashes, which is slower on large arrays)."""
+    import numpy as np
+
+    rows = np.sort(rows)
+    keep = np.ones(len(rows), bool)
+    keep[1:] = rows[1:] != rows[:-1]
+    return rows[keep]
 
 
 class _Batch:
