@@ -182,10 +182,11 @@ class _Batch:
         if len(at) >= self.columnar_rows:
             mask = self._arrow_mask(f, at)
             if mask is not None:
-                return at[mask]
+                chosen: NDArray[np.bool_] = np.asarray(mask, bool)
+                return at[chosen]
         matches = f.matches
-        hits = [matches(m) for m in self.messages(at)]
-        return at[np.asarray(hits, bool)]
+        hits: NDArray[np.bool_] = np.asarray([matches(m) for m in self.messages(at)], bool)
+        return at[hits]
 
     def _arrow_mask(self, f: Filter, at: Ints) -> Any:
         """Which rows of `at` `f` matches, by its Arrow plan (None: no plan, or it failed

@@ -12,8 +12,8 @@ Rows whose value has no selector type (`Opaque`) are left to the caller's per-ro
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Mapping
-from itertools import chain
 from dataclasses import dataclass
+from itertools import chain
 from typing import TYPE_CHECKING, Any
 
 from ..message import TAGS_PROPERTY
