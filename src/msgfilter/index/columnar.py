@@ -106,6 +106,7 @@ def match_table(
         rows, numbers = rows[keep], numbers[keep]
     rows, numbers = _by_entry(rows, numbers)
     matched: list[tuple[Ints, Entry]] = []
+    to_verify: list[tuple[bytes, Ints, Entry]] = []
     bounds = np.flatnonzero(np.diff(numbers)) + 1 if len(numbers) else np.zeros(0, np.int64)
     for start, stop in zip(
         [0, *bounds.tolist()], [*bounds.tolist(), len(numbers)], strict=True
@@ -117,7 +118,16 @@ def match_table(
         if len(entry.plan.probes) > 1:
             # Only an entry with several probes can be found twice for one row.
             at = _distinct(at)
-        matched.append((at if entry.exact else batch.verified(entry.filter, at), entry))
+        if entry.exact:
+            matched.append((at, entry))
+        else:
+            to_verify.append((at.tobytes(), at, entry))
+    # Filters found by one posting have the same candidate rows (`amount > x AND
+    # region = 'r1'` for many x): taken from the batch once, one after the other.
+    to_verify.sort(key=lambda item: item[0])
+    for i, (shared, at, entry) in enumerate(to_verify):
+        again = i + 1 < len(to_verify) and to_verify[i + 1][0] == shared
+        matched.append((batch.verified(entry.filter, at, shared, again), entry))
     regular = np.flatnonzero(~odd)
     for entry in state.everything:
         matched.append((batch.verified(entry.filter, regular), entry))
@@ -162,6 +172,8 @@ class _Batch:
         self.layout = layout
         self.names = names
         self.columnar_rows = columnar_rows
+        #: The rows last taken for several filters, by their bytes.
+        self._taken: tuple[bytes, Any] = (b"", None)
 
     def messages(self, at: Ints) -> list[Any]:
         """The rows `at` as the messages the per-message backend takes (plain dicts)."""
@@ -173,14 +185,15 @@ class _Batch:
             taken = self.table.take(pa.array(at, pa.int64()))
         return row_messages(taken, self.layout, self.names)
 
-    def verified(self, f: Filter, at: Ints) -> Ints:
-        """The rows among `at` whose message `f` matches."""
+    def verified(self, f: Filter, at: Ints, shared: bytes = b"", keep: bool = False) -> Ints:
+        """The rows among `at` whose message `f` matches. `shared` names the row set
+        (its bytes), `keep` says the next call takes the same rows."""
         import numpy as np
 
         if not len(at):
             return at
         if len(at) >= self.columnar_rows:
-            mask = self._arrow_mask(f, at)
+            mask = self._arrow_mask(f, at, shared, keep)
             if mask is not None:
                 chosen: NDArray[np.bool_] = np.asarray(mask, bool)
                 return at[chosen]
@@ -188,7 +201,7 @@ class _Batch:
         hits: NDArray[np.bool_] = np.asarray([matches(m) for m in self.messages(at)], bool)
         return at[hits]
 
-    def _arrow_mask(self, f: Filter, at: Ints) -> Any:
+    def _arrow_mask(self, f: Filter, at: Ints, shared: bytes, keep: bool) -> Any:
         """Which rows of `at` `f` matches, by its Arrow plan (None: no plan, or it failed
         on this data)."""
         import numpy as np
@@ -197,12 +210,20 @@ class _Batch:
 
         from ..arrow import RowwiseFallbackWarning
 
-        data = self._columns_of(f)
+        whole = 2 * len(at) >= self.table.num_rows
+        reuse = bool(shared) and not whole and (keep or shared == self._taken[0])
+        # Rows taken for several filters are taken with every column.
+        data = self.table if reuse else self._columns_of(f)
         plan = _plan(f, data.schema, self.layout)
         if plan is None:
             return None
-        whole = 2 * len(at) >= data.num_rows
-        if not whole:
+        if reuse:
+            if shared != self._taken[0]:
+                self._taken = (shared, data.take(pa.array(at, pa.int64())))
+            data = self._taken[1]
+            if not keep:
+                self._taken = (b"", None)
+        elif not whole:
             data = data.take(pa.array(at, pa.int64()))
         try:
             result = plan(data)
