@@ -311,3 +311,17 @@ def test_realistic_workload_equals_per_row_match() -> None:
         with idx._lock:
             got = match_table(data, DEFAULT_LAYOUT, state_of(idx), columnar_rows=columnar_rows)
         assert pairs_of(got) == per_row(idx, data, DEFAULT_LAYOUT)
+
+
+@pytest.mark.parametrize("spread_out", [1, 10**9])
+def test_dense_codes(spread_out: int) -> None:
+    """Combinations are numbered by counting (small codes) or by sorting (sparse ones);
+    both give each position its combination and one position of each."""
+    np = pytest.importorskip("numpy")
+    from msgfilter.index.table_candidates import _dense
+
+    codes = np.array([7, 3, 7, 0, 3, 9, 9, 9], np.int64) * spread_out
+    first, inverse = _dense(codes)
+    assert sorted(set(inverse.tolist())) == list(range(4))
+    assert (codes[first[inverse]] == codes).all()
+    assert [codes[i] for i in first] == sorted({*codes.tolist()})

@@ -241,11 +241,22 @@ class Lookup:
 
 
 def _dense(codes: Ints) -> tuple[Ints, Ints]:
-    """(first, inverse): for each distinct code (ascending), the position of its first
+    """(first, inverse): for each distinct code (ascending), the position of one
     occurrence, and each position's distinct code number. By sorting: numpy's hashing
     `unique` is many times slower on a million rows."""
     import numpy as np
 
+    top = int(codes.max()) + 1 if len(codes) else 0
+    if top <= max(4 * len(codes), 2**16):
+        # Codes in a small range: count instead of sorting. Any occurrence will do as
+        # the first one: the caller reads a combination's values from it.
+        seen = np.zeros(top, bool)
+        seen[codes] = True
+        renumber = np.cumsum(seen) - 1
+        inverse = renumber[codes].astype(np.int64)
+        first = np.empty(int(seen.sum()), np.int64)
+        first[inverse] = np.arange(len(codes), dtype=np.int64)
+        return first, inverse
     order = np.argsort(codes, kind="stable")
     ordered = codes[order]
     starts = np.ones(len(ordered), bool)
