@@ -8,6 +8,8 @@ once per batch with the Arrow backend over its candidate rows (over the whole ba
 most rows are candidates), and always-checked filters once over the whole batch. Only
 filters without an Arrow plan (activemq, Pulsar alltags), tiny candidate sets, and rows
 whose indexed values have no selector type are checked row by row with `matches`.
+Arrow plans are cached per filter and schema here (an index has thousands of filters,
+more than `msgfilter.arrow`'s cache keeps), so the first batch of a schema pays for them.
 """
 
 from __future__ import annotations
