@@ -101,10 +101,14 @@ def bench_size(size: int, n_messages: int) -> None:
     print("   ", idx.explain().replace("\n", "\n    "))
 
 
-def bench_table(subs: int, rows: int) -> None:
+def bench_table(subs: int, rows: int, selective: bool = False) -> None:
     import pyarrow as pa
 
     texts = realistic_selectors(subs)
+    if selective:
+        # Only selectors a tenant or customer narrows: few candidates per row.
+        pool = [t for t in realistic_selectors(subs * 2) if "tenant = " in t or "customer =" in t]
+        texts = pool[:subs]
     idx = SubscriptionIndex()
     for i, text in enumerate(texts):
         idx.add(f"s{i}", text)
@@ -120,13 +124,18 @@ def bench_table(subs: int, rows: int) -> None:
     base = pa.table(columns)
     reps = max(1, rows // base.num_rows)
     table = pa.concat_tables([base] * reps)
-    start = time.perf_counter()
-    out = idx.match_table(table)
-    seconds = time.perf_counter() - start
-    print(
-        f"match_table: {subs} subs, {table.num_rows} rows: {table.num_rows / seconds:,.0f} rows/s"
-        f" ({out.num_rows} (row, key) pairs, {seconds:.1f} s)"
-    )
+    # The first call builds one Arrow plan per verified filter (kept for later batches of
+    # the same schema); the second shows the steady state of a stream of batches.
+    for label in ("first call", "next call"):
+        start = time.perf_counter()
+        out = idx.match_table(table)
+        seconds = time.perf_counter() - start
+        print(
+            f"match_table ({label}{', selective' if selective else ''}): {subs} subs, "
+            f"{table.num_rows} rows: "
+            f"{table.num_rows / seconds:,.0f} rows/s ({out.num_rows} (row, key) pairs, "
+            f"{seconds:.1f} s)"
+        )
 
 
 def main() -> None:
@@ -140,6 +149,7 @@ def main() -> None:
         bench_size(size, args.messages)
     if args.rows:
         bench_table(args.table_subs, args.rows)
+        bench_table(args.table_subs, args.rows, selective=True)
 
 
 if __name__ == "__main__":

@@ -1,28 +1,65 @@
-"""`SubscriptionIndex.match_table`: (row, key) pairs for an Arrow table.
+"""`SubscriptionIndex.match_table`: (row, key) pairs for an Arrow table, columnar.
 
-Rows become messages by the rules of `msgfilter.tables.Layout`, exactly as
-`msgfilter.arrow.messages` makes them; the index gives each row's candidates. A filter
-that has many candidate rows in the batch and an Arrow plan is evaluated once over those
-rows with the Arrow backend; the others are checked row by row.
+Rows are messages by the rules of `msgfilter.tables.Layout`, exactly as
+`msgfilter.arrow.messages` makes them. Candidates come per batch from the distinct
+values of each indexed identifier (`table_candidates`), never row by row. An entry the
+index decides alone gives its pairs directly; any other candidate filter is evaluated
+once per batch with the Arrow backend over its candidate rows (over the whole batch when
+most rows are candidates), and always-checked filters once over the whole batch. Only
+filters without an Arrow plan (activemq, Pulsar alltags), tiny candidate sets, and rows
+whose indexed values have no selector type are checked row by row with `matches`.
+Arrow plans are cached per filter and schema here (an index has thousands of filters,
+more than `msgfilter.arrow`'s cache keeps), so the first batch of a schema pays for them.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Iterable
+import threading
+import warnings
+from collections.abc import Callable, Hashable, Iterable, Mapping
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ..tables import Layout
 from .entries import Entry
+from .store import SelectorStore, TagStore
 
 if TYPE_CHECKING:
+    import numpy as np
     import pyarrow as pa
+    from numpy.typing import NDArray
+
+    from ..filter import Filter
+    from ..semantics.model import ValueModel
+
+    Ints = NDArray[np.int64]
 
 #: What the index gives for one message: the entries that may match, and whether every
 #: one of them must be verified.
 Candidates = Callable[[Any], tuple[Iterable[Entry], bool]]
 
-#: From this many candidate rows on, a filter is evaluated with Arrow kernels at once.
-COLUMNAR_ROWS = 4096
+#: From this many candidate rows on, a filter with an Arrow plan is evaluated with Arrow
+#: kernels (one plan call costs about as much as this many `matches` calls).
+COLUMNAR_ROWS = 32
+
+#: Arrow plans kept, most recently used, per (dialect, text, filter class, schema, layout):
+#: one per distinct filter of an index, so many more than `msgfilter.arrow` keeps.
+PLAN_CACHE_SIZE = 65_536
+
+
+@dataclass(frozen=True, slots=True)
+class IndexState:
+    """What `match_table` reads of a `SubscriptionIndex` (under its lock)."""
+
+    candidates: Candidates
+    stores: Mapping[ValueModel, SelectorStore]
+    tags: TagStore
+    entries: Mapping[int, Entry]
+    everything: list[Entry]
+    matches_all: list[Entry]
+    keys: list[Hashable]
+    #: Every name the filters read; None when one reads names not known in advance.
+    names: frozenset[str] | None
 
 
 def key_type(keys: list[Hashable]) -> pa.DataType:
@@ -43,56 +80,243 @@ def key_type(keys: list[Hashable]) -> pa.DataType:
 
 
 def match_table(
-    table: Any,
-    layout: Layout,
-    candidates: Candidates,
-    matches_all: list[Entry],
-    all_keys: list[Hashable],
-    order: dict[Hashable, int],
-    names: frozenset[str] | None = None,
-    columnar_rows: int = COLUMNAR_ROWS,
+    table: Any, layout: Layout, state: IndexState, columnar_rows: int = COLUMNAR_ROWS
 ) -> pa.Table:
-    """The (row, key) table of `SubscriptionIndex.match_table`: `candidates` gives each
-    row's entries, `matches_all` the entries that match every message, `order` each key's
-    insertion rank, `names` what the filters read (None: every property) (the caller
-    holds the index's lock)."""
+    """The (row, key) table of `SubscriptionIndex.match_table` (the caller holds the
+    index's lock)."""
+    import numpy as np
     import pyarrow as pa
+
+    from ..backends.arrow.columns import check_layout
+    from .table_candidates import lookup
 
     if not isinstance(table, pa.Table | pa.RecordBatch):
         raise TypeError(f"expected a pyarrow Table or RecordBatch, not {type(table).__name__}")
-    ktype = key_type(all_keys)
-    rows = row_messages(table, layout, names)
-    # For each row: the entries decided (exact hits) and the entries still to verify.
-    pending: dict[int, list[int]] = {}
-    pending_entry: dict[int, Entry] = {}
-    found: list[list[Hashable]] = [[] for _ in rows]
-    for row, message in enumerate(rows):
-        maybe, verify_all = candidates(message)
-        keys = found[row]
-        for entry in maybe:
-            if entry.plan.exact and not verify_all:
-                keys.extend(entry.keys)
-            else:
-                pending.setdefault(entry.number, []).append(row)
-                pending_entry[entry.number] = entry
-        if not verify_all:
-            for entry in matches_all:
-                keys.extend(entry.keys)
-    for number, at in pending.items():
-        entry = pending_entry[number]
-        for row in _verified(entry, table, layout, rows, at, columnar_rows):
-            found[row].extend(entry.keys)
-    out_rows: list[int] = []
-    out_keys: list[Hashable] = []
-    for row, keys in enumerate(found):
-        if not keys:
+    ktype = key_type(state.keys)
+    check_layout(table.schema, layout)
+    if isinstance(table, pa.Table):
+        table = table.combine_chunks()
+    length = table.num_rows
+    batch = _Batch(table, layout, state.names, columnar_rows)
+    tag_messages = batch.messages(np.arange(length)) if state.tags.pulsar else None
+    pairs = lookup(table, layout, state.stores, state.tags, tag_messages)
+    odd = pairs.odd
+    rows = np.concatenate(pairs.rows) if pairs.rows else np.zeros(0, np.int64)
+    numbers = np.concatenate(pairs.entries) if pairs.entries else np.zeros(0, np.int64)
+    if odd.any():
+        keep = ~odd[rows]
+        rows, numbers = rows[keep], numbers[keep]
+    rows, numbers = _by_entry(rows, numbers)
+    matched: list[tuple[Ints, Entry]] = []
+    to_verify: list[tuple[bytes, Ints, Entry]] = []
+    bounds = np.flatnonzero(np.diff(numbers)) + 1 if len(numbers) else np.zeros(0, np.int64)
+    for start, stop in zip(
+        [0, *bounds.tolist()], [*bounds.tolist(), len(numbers)], strict=True
+    ):
+        if start == stop:
             continue
-        for key in sorted(set(keys), key=order.__getitem__):
-            out_rows.append(row)
-            out_keys.append(key)
+        entry = state.entries[int(numbers[start])]
+        at = rows[start:stop]
+        if len(entry.plan.probes) > 1:
+            # Only an entry with several probes can be found twice for one row.
+            at = _distinct(at)
+        if entry.exact:
+            matched.append((at, entry))
+        else:
+            to_verify.append((at.tobytes(), at, entry))
+    # Filters found by one posting have the same candidate rows (`amount > x AND
+    # region = 'r1'` for many x): taken from the batch once, one after the other.
+    to_verify.sort(key=lambda item: item[0])
+    for i, (shared, at, entry) in enumerate(to_verify):
+        again = i + 1 < len(to_verify) and to_verify[i + 1][0] == shared
+        matched.append((batch.verified(entry.filter, at, shared, again), entry))
+    regular = np.flatnonzero(~odd)
+    for entry in state.everything:
+        matched.append((batch.verified(entry.filter, regular), entry))
+    for entry in state.matches_all:
+        matched.append((regular, entry))
+    if odd.any():
+        matched.extend(_row_by_row(batch, np.flatnonzero(odd), state))
+    return _pairs(matched, state.keys, ktype)
+
+
+def _by_entry(rows: Ints, numbers: Ints) -> tuple[Ints, Ints]:
+    """The pairs grouped by entry (a stable sort: in the order found within an entry)."""
+    import numpy as np
+
+    if not len(rows):
+        return rows, numbers
+    if int(numbers.max()) < 2**16:
+        # numpy sorts 16-bit keys by radix: linear in the pairs.
+        order = np.argsort(numbers.astype(np.uint16), kind="stable")
+    else:
+        order = np.argsort(numbers, kind="stable")
+    return rows[order], numbers[order]
+
+
+def _distinct(rows: Ints) -> Ints:
+    """`rows` sorted, each once (np.unique hashes, which is slower on large arrays)."""
+    import numpy as np
+
+    rows = np.sort(rows)
+    keep = np.ones(len(rows), bool)
+    keep[1:] = rows[1:] != rows[:-1]
+    return rows[keep]
+
+
+class _Batch:
+    """One batch and the ways of evaluating a filter over some of its rows."""
+
+    def __init__(
+        self, table: Any, layout: Layout, names: frozenset[str] | None, columnar_rows: int
+    ) -> None:
+        self.table = table
+        self.layout = layout
+        self.names = names
+        self.columnar_rows = columnar_rows
+        #: The rows last taken for several filters, by their bytes.
+        self._taken: tuple[bytes, Any] = (b"", None)
+
+    def messages(self, at: Ints) -> list[Any]:
+        """The rows `at` as the messages the per-message backend takes (plain dicts)."""
+        import pyarrow as pa
+
+        if len(at) == self.table.num_rows:
+            taken = self.table
+        else:
+            taken = self.table.take(pa.array(at, pa.int64()))
+        return row_messages(taken, self.layout, self.names)
+
+    def verified(self, f: Filter, at: Ints, shared: bytes = b"", keep: bool = False) -> Ints:
+        """The rows among `at` whose message `f` matches. `shared` names the row set
+        (its bytes), `keep` says the next call takes the same rows."""
+        import numpy as np
+
+        if not len(at):
+            return at
+        if len(at) >= self.columnar_rows:
+            mask = self._arrow_mask(f, at, shared, keep)
+            if mask is not None:
+                chosen: NDArray[np.bool_] = np.asarray(mask, bool)
+                return at[chosen]
+        matches = f.matches
+        hits: NDArray[np.bool_] = np.asarray([matches(m) for m in self.messages(at)], bool)
+        return at[hits]
+
+    def _arrow_mask(self, f: Filter, at: Ints, shared: bytes, keep: bool) -> Any:
+        """Which rows of `at` `f` matches, by its Arrow plan (None: no plan, or it failed
+        on this data)."""
+        import numpy as np
+        import pyarrow as pa
+        import pyarrow.compute as pc
+
+        from ..arrow import RowwiseFallbackWarning
+
+        whole = 2 * len(at) >= self.table.num_rows
+        reuse = bool(shared) and not whole and (keep or shared == self._taken[0])
+        # Rows taken for several filters are taken with every column.
+        data = self.table if reuse else self._columns_of(f)
+        plan = _plan(f, data.schema, self.layout)
+        if plan is None:
+            return None
+        if reuse:
+            if shared != self._taken[0]:
+                self._taken = (shared, data.take(pa.array(at, pa.int64())))
+            data = self._taken[1]
+            if not keep:
+                self._taken = (b"", None)
+        elif not whole:
+            data = data.take(pa.array(at, pa.int64()))
+        try:
+            result = plan(data)
+        except (pa.ArrowException, ArithmeticError, TypeError, ValueError) as error:
+            warnings.warn(
+                f"{f!r}: vector evaluation failed ({error}); evaluating row by row",
+                RowwiseFallbackWarning, stacklevel=4,
+            )
+            return None
+        mask = np.asarray(pc.fill_null(result, False).to_numpy(zero_copy_only=False), bool)
+        return mask[at] if whole else mask
+
+    def _columns_of(self, f: Filter) -> Any:
+        """The table cut to the columns `f` can read: its identifiers' own columns and
+        the layout's (each identifier resolves to the same source as in the whole
+        table, and fewer columns are taken)."""
+        wanted = set(f.identifiers) | self.layout.reserved()
+        names = self.table.schema.names
+        keep = [i for i, name in enumerate(names) if name in wanted]
+        if len(keep) == len(names):
+            return self.table
+        return self.table.select(keep)
+
+
+_plans: dict[tuple[str, str, type, Any, Layout], Any] = {}
+_plans_lock = threading.Lock()
+
+
+def _plan(f: Filter, schema: pa.Schema, layout: Layout) -> Any:
+    """The Arrow plan of `f` over tables of `schema` (None: it runs row by row)."""
+    from ..backends.arrow import LOWERINGS, Unsupported, compile_arrow
+    from ..selector import SelectorFilter
+
+    if f.model not in LOWERINGS or not isinstance(f, SelectorFilter):
+        return None
+    # By text, not by filter: 0.0 and -0.0 literals make equal trees, different selectors.
+    key = (f.dialect, f.text, type(f), schema, layout)
+    with _plans_lock:
+        if key in _plans:
+            return _plans[key]
+    try:
+        built: Any = compile_arrow(f.tree, f.model, schema, layout)
+    except Unsupported:
+        built = None
+    with _plans_lock:
+        if len(_plans) >= PLAN_CACHE_SIZE:
+            _plans.clear()
+        return _plans.setdefault(key, built)
+
+
+def _row_by_row(batch: _Batch, at: Ints, state: IndexState) -> list[tuple[Ints, Entry]]:
+    """Matches of the rows `at` by the per-message path (values of no selector type)."""
+    import numpy as np
+
+    found: dict[int, list[int]] = {}
+    by_number: dict[int, Entry] = {}
+    for row, message in zip(at.tolist(), batch.messages(at), strict=True):
+        maybe, verify_all = state.candidates(message)
+        chosen = list(maybe)
+        if not verify_all:
+            chosen.extend(state.matches_all)
+        for entry in chosen:
+            if (entry.exact and not verify_all) or entry.matches(message):
+                found.setdefault(entry.number, []).append(row)
+                by_number[entry.number] = entry
+    return [(np.asarray(rows, np.int64), by_number[n]) for n, rows in found.items()]
+
+
+def _pairs(matched: list[tuple[Ints, Entry]], keys: list[Hashable], ktype: pa.DataType) -> Any:
+    """The output table: each matched row with each key of the entry, sorted by row
+    then by the keys' insertion order (`keys` is in that order)."""
+    import numpy as np
+    import pyarrow as pa
+
+    position = {key: i for i, key in enumerate(keys)}
+    out_rows: list[Ints] = []
+    out_keys: list[Ints] = []
+    for rows, entry in matched:
+        if not len(rows):
+            continue
+        for key in entry.keys:
+            out_rows.append(rows)
+            out_keys.append(np.full(len(rows), position[key], np.int64))
+    if not out_rows:
+        return pa.table({"row": pa.array([], pa.int64()), "key": pa.array([], ktype)})
+    rows = np.concatenate(out_rows)
+    ranks = np.concatenate(out_keys)
+    order = np.lexsort((ranks, rows))
     return pa.table({
-        "row": pa.array(out_rows, pa.int64()),
-        "key": pa.array(out_keys, ktype),
+        "row": pa.array(rows[order], pa.int64()),
+        "key": pa.array(keys, ktype).take(pa.array(ranks[order], pa.int64())),
     })
 
 
@@ -111,21 +335,3 @@ def row_messages(table: Any, layout: Layout, names: frozenset[str] | None) -> li
             properties.setdefault(KEYS_PROPERTY, " ".join(keys))
         out.append(properties)
     return out
-
-
-def _verified(
-    entry: Entry, table: Any, layout: Layout, rows: list[Any], at: list[int], columnar_rows: int
-) -> list[int]:
-    """The rows among `at` whose message the entry's filter matches."""
-    import pyarrow as pa
-
-    from .. import arrow
-    from ..backends.arrow import LOWERINGS
-
-    f = entry.filter
-    if len(at) >= columnar_rows and f.model in LOWERINGS:
-        taken = table.take(pa.array(at, pa.int64()))
-        mask = arrow.matches(f, taken, layout).to_pylist()
-        return [row for row, hit in zip(at, mask, strict=True) if hit]
-    matches = f.matches
-    return [row for row in at if matches(rows[row])]

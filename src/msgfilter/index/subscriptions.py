@@ -13,7 +13,7 @@ from ..errors import FilterError
 from ..filter import Filter
 from ..semantics.model import ValueModel
 from ..tables import DEFAULT_LAYOUT, Layout
-from .columnar import match_table
+from .columnar import IndexState, match_table
 from .entries import Entry, Shared
 from .explain import explain
 from .keys import AnyTag, Estimate, Tag, plan, static_estimate
@@ -208,10 +208,11 @@ class SubscriptionIndex:
         (by the rules of `layout`, as `msgfilter.arrow`) each key's filter matches:
         columns `row` (int64) and `key`, sorted by row then by the keys' insertion order."""
         with self._lock:
-            return match_table(
-                table, layout, self._entry_candidates, list(self._matches_all.values()),
-                list(self._keys), dict(self._order), self._names(),
-            )
+            return match_table(table, layout, IndexState(
+                self._entry_candidates, self._stores, self._tags, self._entries,
+                list(self._everything.values()), list(self._matches_all.values()),
+                list(self._keys), self._names(),
+            ))
 
     def _names(self) -> frozenset[str] | None:
         """Every name the filters read; None when one reads names not known in advance
