@@ -276,3 +276,15 @@ def test_jms_numbers_at_double_edges() -> None:
         [{"a": BIG + 1}, {"a": BIG}, {"a": float(BIG)}, {"a": 5.0}, {"a": True},
          {"a": -0.0}, {"a": 10**400}, {"a": math.nan}, {"a": 100000000000000000000}],
     )
+
+
+def test_rocketmq_conversion_failure_in_an_or_branch() -> None:
+    # The broker's Integer.valueOf("abc") throws in the first branch: the message is not
+    # delivered although the second branch is TRUE; the index must not decide the OR.
+    assert_same(
+        [("rocketmq", "a = 5 OR b = 'x'"), ("rocketmq", "a = 5 OR a = 'x'"),
+         ("rocketmq", "(a = 5 AND b = 'x') OR c = 'y'"), ("rocketmq", "a = 1.5 OR b = 'x'"),
+         ("rocketmq", "b = 'x' OR a = 5"), ("rocketmq", "a = TRUE OR b = 'x'")],
+        [{"a": "abc", "b": "x"}, {"a": "x"}, {"a": "abc", "c": "y"}, {"a": "3000000000"},
+         {"a": "5", "b": "x"}, {"a": "yes", "b": "x"}],
+    )
