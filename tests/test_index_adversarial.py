@@ -283,3 +283,26 @@ def test_rocketmq_conversion_failure_in_an_or_branch() -> None:
         [{"a": "abc", "b": "x"}, {"a": "x"}, {"a": "abc", "c": "y"}, {"a": "3000000000"},
          {"a": "5", "b": "x"}, {"a": "yes", "b": "x"}],
     )
+
+
+def test_signed_zero_literals_are_not_shared() -> None:
+    # 0.0 and -0.0 are equal floats but different literals: RocketMQ's Double.compare
+    # and JMS division tell them apart, so the two selectors are two entries.
+    assert_same(
+        [("rocketmq", "a = 0.0"), ("rocketmq", "a = -0.0"), ("jms", "a / 0.0 > 0"),
+         ("jms", "a / -0.0 > 0"), ("jms", "a = 1 / -0.0")],
+        [{"a": "-0.0"}, {"a": "0.0"}, {"a": 1}, {"a": -math.inf}, {"a": -0.0}],
+    )
+
+
+def test_values_of_no_selector_type() -> None:
+    class Text(str):
+        pass
+
+    subs = [(d, t) for d in ("jms", "rocketmq", "activemq")
+            for t in ("a = 'x'", "a IN ('x', '5')", "a IS NOT NULL", "a = 5")]
+    assert_same(
+        [*subs, ("jms", "a LIKE 'x%'"), ("rocketmq", "a STARTSWITH 'x'")],
+        [{"a": Text("x")}, {"a": b"x"}, {"a": ["x"]}, {"a": Int(5)}, {"a": Double(5.0)},
+         {"a": 10**5000}, {"a": "\ud83d\ude00x"}, Message({"a": "x"}, {"a": None})],
+    )
