@@ -400,10 +400,29 @@ class _RocketMQPlanner(_Planner):
         # literal meeting a string throws): keep the key, let the evaluator decide.
         return (Eq(ident, keyed[0], keyed[1]),), not literal_first, "equality"
 
+    def disjunction(self, node: n.Or) -> Found | None:
+        found = super().disjunction(node)
+        if found is None or not found[1]:
+            return found
+        # A failed number conversion in any branch aborts the whole evaluation (the
+        # message is not delivered), even when another branch is TRUE: a hit on one
+        # branch proves nothing while a branch converts the message's string.
+        if any(_converts(p) for p in found[0]):
+            return found[0], False, found[2]
+        return found
+
     def string_test(self, node: n.StringTest) -> Found | None:
         if node.op != "STARTSWITH" or not node.value or not isinstance(node.operand, n.Ident):
             return None
         return (Prefix(node.operand.name, node.value),), False, "prefix"
+
+
+def _converts(probe: Probe) -> bool:
+    """Whether a RocketMQ probe stands for a comparison that may throw on a message value
+    (Integer/Long/Double.valueOf of a string; Boolean.valueOf never throws)."""
+    kinds = probe.kinds if isinstance(probe, Compound) else (
+        (probe.kind,) if isinstance(probe, Eq) else ())
+    return any(k in (c.INTEGER, c.DOUBLE) for k in kinds)
 
 
 class _ActiveMQPlanner(_Planner):
