@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import pickle
+from collections.abc import Iterator, Mapping
 
 import pytest
 
@@ -259,3 +260,23 @@ def test_explain() -> None:
     assert "'tag'" in text
     assert "accepts every message" in pulsar("").explain()
     assert "moot" in PulsarTagFilter(any_tags=["a"], all_tags=["a"]).explain()
+
+
+class _Raising(Mapping[str, object]):
+    """A mapping whose reading raises, as a broken message wrapper might."""
+
+    def __getitem__(self, key: str) -> object:
+        raise RuntimeError("broken")
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(["tag1"])
+
+    def __len__(self) -> int:
+        return 1
+
+
+@pytest.mark.parametrize("text", ["anytag: a", "alltag: a", "anytag: a; alltag: b"])
+def test_a_mapping_whose_reading_raises_matches_nothing(text: str) -> None:
+    f = msgfilter.compile(text, "pulsar-tag")
+    assert f.matches(_Raising()) is False
+    assert message_tags(_Raising()) == frozenset()

@@ -162,13 +162,16 @@ def message_tags(message: object) -> frozenset[str]:
     """The tags of `message`: the string values of its properties whose key starts with `tag`.
 
     Never raises: non-string keys and values are skipped, and anything that is not a
-    mapping or a `msgfilter.Message` has no tags.
+    mapping or a `msgfilter.Message`, or a mapping whose reading raises, has no tags.
     """
     props = message if type(message) is dict else as_mapping(message)
-    return frozenset(
-        value for key, value in props.items()
-        if isinstance(value, str) and isinstance(key, str) and key.startswith(TAG_PREFIX)
-    )
+    try:
+        return frozenset(
+            value for key, value in props.items()
+            if isinstance(value, str) and isinstance(key, str) and key.startswith(TAG_PREFIX)
+        )
+    except Exception:  # a mapping whose own reading raises has no tags we can see
+        return frozenset()
 
 
 def _distinct(values: Iterable[str], name: str) -> tuple[str, ...]:
@@ -190,34 +193,45 @@ def _matcher(any_tags: frozenset[str], all_tags: frozenset[str]) -> Callable[[An
     if not any_tags and not all_tags:
         return ALWAYS
 
+    # Each check catches what an odd mapping's own reading raises (try costs nothing in
+    # CPython 3.11 until something is raised): evaluation never raises on message data.
     def any_only(message: Any) -> bool:
         props = message if type(message) is dict else as_mapping(message)
-        for key, value in props.items():
-            # Type tests before the set lookup: an unhashable value must not reach it.
-            if isinstance(value, str) and value in any_tags and isinstance(key, str) \
-                    and key.startswith(prefix):
-                return True
+        try:
+            for key, value in props.items():
+                # Type tests before the set lookup: an unhashable value must not reach it.
+                if isinstance(value, str) and value in any_tags and isinstance(key, str) \
+                        and key.startswith(prefix):
+                    return True
+        except Exception:
+            return False
         return False
 
     def all_only(message: Any) -> bool:
         props = message if type(message) is dict else as_mapping(message)
-        seen = {
-            value for key, value in props.items()
-            if isinstance(value, str) and value in all_tags and isinstance(key, str)
-            and key.startswith(prefix)
-        }
+        try:
+            seen = {
+                value for key, value in props.items()
+                if isinstance(value, str) and value in all_tags and isinstance(key, str)
+                and key.startswith(prefix)
+            }
+        except Exception:
+            return False
         return len(seen) == need
 
     def both(message: Any) -> bool:
         props = message if type(message) is dict else as_mapping(message)
         hit = False
         seen = set()
-        for key, value in props.items():
-            if isinstance(value, str) and isinstance(key, str) and key.startswith(prefix):
-                if value in any_tags:
-                    hit = True
-                if value in all_tags:
-                    seen.add(value)
+        try:
+            for key, value in props.items():
+                if isinstance(value, str) and isinstance(key, str) and key.startswith(prefix):
+                    if value in any_tags:
+                        hit = True
+                    if value in all_tags:
+                        seen.add(value)
+        except Exception:
+            return False
         return hit and len(seen) == need
 
     if not all_tags:
