@@ -3,15 +3,9 @@ dispatcher is the last block), so the page and the code stay the same thing."""
 
 from __future__ import annotations
 
-import re
-import sys
-import types
-from pathlib import Path
+from doc_pages import python_blocks, run_blocks
 
-import pytest
-
-DOC = Path(__file__).resolve().parents[1] / "docs" / "fanout.md"
-BLOCKS = re.findall(r"^```python\n(.*?)^```$", DOC.read_text(encoding="utf-8"), re.M | re.S)
+BLOCKS = python_blocks("fanout.md")
 
 
 def test_the_page_has_the_dispatcher() -> None:
@@ -20,17 +14,6 @@ def test_the_page_has_the_dispatcher() -> None:
 
 
 def test_every_python_block_of_the_page_runs() -> None:
-    module = types.ModuleType("fanout_doc")
-    namespace = module.__dict__
-    sys.modules[module.__name__] = module
-    try:
-        for number, block in enumerate(BLOCKS, 1):
-            code = compile(block, f"{DOC.name} block {number}", "exec", dont_inherit=True)
-            try:
-                exec(code, namespace)
-            except Exception as error:  # pragma: no cover - the failure report
-                pytest.fail(f"docs/fanout.md python block {number} failed: {error!r}\n{block}")
-    finally:
-        del sys.modules[module.__name__]
+    namespace = run_blocks("fanout.md")
     # The dispatcher's own figures, checked here too so a weakened doc assert shows up.
     assert namespace["delivered"] == {"eu": 2, "vip": 2, "tags": 1, "ap": 1}
