@@ -7,7 +7,8 @@ from __future__ import annotations
 import json
 import math
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -300,3 +301,24 @@ def corpus(name: str) -> tuple[Case, ...]:
     cases = tuple(build(name))
     assert len(cases) == size, f"{name}: {len(cases)} cases, expected {size}"
     return cases
+
+
+#: Spark's rule that evaluates in-memory rows while optimising; excluded, a frame runs as a
+#: real job with generated code, as over files.
+NO_LOCAL_RELATION = "org.apache.spark.sql.catalyst.optimizer.ConvertToLocalRelation"
+
+
+@contextmanager
+def sql_conf(spark: Any, settings: Mapping[str, str]) -> Iterator[None]:
+    """Spark session settings for the duration of a block, restored after."""
+    before = {k: spark.conf.get(k, None) for k in settings}
+    for k, value in settings.items():
+        spark.conf.set(k, value)
+    try:
+        yield
+    finally:
+        for k, value in before.items():
+            if value is None:
+                spark.conf.unset(k)
+            else:
+                spark.conf.set(k, value)

@@ -34,11 +34,13 @@ from msgfilter.filter import Filter
 from conformance import (
     CORPORA,
     EXAMPLE_DEPARTURES,
+    NO_LOCAL_RELATION,
     Case,
     activemq_answer,
     corpus,
     load,
     message_of,
+    sql_conf,
 )
 
 DOCS = Path(__file__).resolve().parents[1] / "docs" / "semantics.md"
@@ -189,9 +191,6 @@ SPARK_SAMPLES = {
     "rocketmq:conversions-seed2": (1, 4),
     "activemq:activemq-corpus-seed1": (32, 1),
 }
-NO_LOCAL_RELATION = "org.apache.spark.sql.catalyst.optimizer.ConvertToLocalRelation"
-
-
 @contextmanager
 def spark_settings(spark: Any) -> Iterator[None]:
     """Jobs with generated code, as over files, and case-sensitive names (JMSType and
@@ -200,17 +199,8 @@ def spark_settings(spark: Any) -> Iterator[None]:
     settings = {"spark.sql.caseSensitive": "true"}
     if os.environ.get("MSGFILTER_SPARK_INTERPRETED") != "1":
         settings["spark.sql.optimizer.excludedRules"] = NO_LOCAL_RELATION
-    before = {k: spark.conf.get(k, None) for k in settings}
-    for k, value in settings.items():
-        spark.conf.set(k, value)
-    try:
+    with sql_conf(spark, settings):
         yield
-    finally:
-        for k, value in before.items():
-            if value is None:
-                spark.conf.unset(k)
-            else:
-                spark.conf.set(k, value)
 
 
 def spark_sample(name: str, cases: Sequence[Case]) -> list[Case]:

@@ -29,36 +29,18 @@ import msgfilter  # noqa: E402
 import msgfilter.spark as ms  # noqa: E402
 from msgfilter.filter import Filter  # noqa: E402
 
+from conformance import NO_LOCAL_RELATION, sql_conf  # noqa: E402
+
 pytestmark = pytest.mark.spark
 
 STRING_MAP = T.MapType(T.StringType(), T.StringType())
-NO_LOCAL_RELATION = "org.apache.spark.sql.catalyst.optimizer.ConvertToLocalRelation"
-
-
-@contextmanager
-def sql_conf(spark: Any, **settings_: str) -> Iterator[None]:
-    """Session settings for the duration of a block, restored after."""
-    keys = {k.replace("__", "."): value for k, value in settings_.items()}
-    before = {k: spark.conf.get(k, None) for k in keys}
-    for k, value in keys.items():
-        spark.conf.set(k, value)
-    try:
-        yield
-    finally:
-        for k, value in before.items():
-            if value is None:
-                spark.conf.unset(k)
-            else:
-                spark.conf.set(k, value)
-
-
 @contextmanager
 def codegen(spark: Any) -> Iterator[None]:
     """Run queries over local data as real jobs with generated code, as over files.
 
     By default Spark evaluates a projection of in-memory rows in the driver with its
     interpreter while optimising (ConvertToLocalRelation)."""
-    with sql_conf(spark, spark__sql__optimizer__excludedRules=NO_LOCAL_RELATION):
+    with sql_conf(spark, {"spark.sql.optimizer.excludedRules": NO_LOCAL_RELATION}):
         yield
 
 
@@ -179,7 +161,7 @@ def test_edge_cases_agree_in_the_interpreter_and_in_generated_code(spark: Any, a
     rows = _edge_rows()
     filters = [msgfilter.compile(text) for text in EDGE_SELECTORS]
     want = [[f.evaluate(_edge_message(row)) for f in filters] for row in rows]
-    with sql_conf(spark, spark__sql__ansi__enabled=ansi):
+    with sql_conf(spark, {"spark.sql.ansi.enabled": ansi}):
         df = frame(spark, EDGE_SCHEMA, rows)
         interpreted = grid(df, filters, EDGE_LAYOUT)
         with codegen(spark):
@@ -350,11 +332,11 @@ def test_layout_errors(spark: Any) -> None:
     with pytest.raises(ms.LayoutError, match="not a map"):
         ms.to_column("a = 1", bad_map)
     twins = T.StructType([T.StructField("a", T.LongType()), T.StructField("A", T.LongType())])
-    with sql_conf(spark, spark__sql__caseSensitive="false"), pytest.raises(
+    with sql_conf(spark, {"spark.sql.caseSensitive": "false"}), pytest.raises(
         ms.LayoutError, match="letter case"
     ):
         ms.to_column("a = 1", twins)
-    with sql_conf(spark, spark__sql__caseSensitive="true"):
+    with sql_conf(spark, {"spark.sql.caseSensitive": "true"}):
         assert ms.explain("a = 1 AND A = 2", twins).native
 
 
