@@ -4,42 +4,29 @@ where no native lowering exists."""
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from typing import Any
 
 import pyarrow as pa
+import pyarrow.compute as pc
 from pyspark.sql import Column
 from pyspark.sql import functions as F
 from pyspark.sql import types as T
 
 from ...filter import Filter
 from ...message import KEYS_PROPERTY, TAGS_PROPERTY
-from ...semantics import values as v
 from ...semantics.model import ValueModel
 from ...tables import DEFAULT_LAYOUT, Layout, join_keys
 from ...tags.pulsar import PulsarTagFilter
+from ..arrow.values import double_text as arrow_double_text
 from .errors import NotNativeError
 from .schema import Schema, column_ref
 
 
 def double_text_batch(values: pa.Array) -> pa.Array:
-    """Java's Double.toString of each double (J31), once per distinct value."""
-    memo: dict[float, str] = {}
-    out: list[str | None] = []
-    for x in values.to_pylist():
-        if x is None:
-            out.append(None)
-            continue
-        # -0.0 == 0.0 and NaN != NaN as dict keys: key by the bits instead.
-        key = math.copysign(1.0, x) if x == 0.0 else x
-        text = memo.get(key) if x == x else None
-        if text is None:
-            text = v.java_double_text(x)
-            if x == x:
-                memo[key] = text
-        out.append(text)
-    return pa.array(out, pa.string())
+    """Java's Double.toString of each double (J31), once per distinct value: the Arrow
+    backend's rule, as the UDF's string type."""
+    return pc.cast(arrow_double_text(values), pa.string())
 
 
 _double_text: Any = None
