@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import argparse
 import itertools
 import json
 import subprocess
 import sys
 import textwrap
-from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -21,22 +19,9 @@ pytest.importorskip("yaml")
 import msgfilter  # noqa: E402
 from msgfilter.jobs import demo, route  # noqa: E402
 
+from route_runs import message_bytes, run_main  # noqa: E402
+
 SAMPLE = Path(__file__).resolve().parents[1] / "samples" / "subscriptions.yaml"
-
-
-def run_main(module: Any, argv: Sequence[str]) -> int:
-    parser = argparse.ArgumentParser()
-    module.add_arguments(parser)
-    return int(module.main(parser.parse_args(list(argv))))
-
-
-def message_bytes(row: dict[str, Any]) -> int:
-    """What the report counts for a message: payload, key, tag, property keys and values."""
-    size = len(row["payload"] or b"")
-    size += sum(len((row[k] or "").encode()) for k in ("key", "tags"))
-    for k, v in row["properties"] or ():
-        size += len(k.encode()) + len((v or "").encode())
-    return size
 
 
 def as_message(row: dict[str, Any]) -> msgfilter.Message:

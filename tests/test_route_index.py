@@ -4,7 +4,6 @@ selective; the report picture keeps its size at any number of subscriptions."""
 
 from __future__ import annotations
 
-import argparse
 import json
 import struct
 from collections import Counter
@@ -24,27 +23,19 @@ from msgfilter.jobs import demo, route, route_index, subscriptions  # noqa: E402
 from msgfilter.jobs.report import Delivery, RouteReport, write_report  # noqa: E402
 from msgfilter.tables import DEFAULT_LAYOUT  # noqa: E402
 
+from route_runs import message_bytes, run_main  # noqa: E402
+
 SAMPLE = Path(__file__).resolve().parents[1] / "samples" / "subscriptions.yaml"
 
 
 def run_route(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser()
-    route.add_arguments(parser)
-    return int(route.main(parser.parse_args(argv)))
+    return run_main(route, argv)
 
 
 def as_message(row: dict[str, Any]) -> msgfilter.Message:
     properties: dict[str, object] = dict(row["properties"] or ())
     properties.update((k, v) for k, v in row.items() if k not in ("properties", "tags"))
     return msgfilter.Message(properties, tags=row["tags"])
-
-
-def message_bytes(row: dict[str, Any]) -> int:
-    size = len(row["payload"] or b"")
-    size += sum(len((row[k] or "").encode()) for k in ("key", "tags"))
-    for k, v in row["properties"] or ():
-        size += len(k.encode()) + len((v or "").encode())
-    return size
 
 
 @pytest.fixture(scope="module")
