@@ -13,6 +13,7 @@ from ...syntax import nodes as n
 from ..between import between_rule
 from .errors import Fallback
 from .schema import Schema
+from .throws import finish
 from .values import V, as_condition
 
 #: A node handler: (lowering, node, lowered children) -> the node's lowered value.
@@ -75,7 +76,8 @@ class Lowering:
                     type(node), f"{type(node).__name__} has no native Spark form"
                 ))
             done[id(node)] = handler(self, node, [done[id(kid)] for kid in kids])
-        return as_condition(done[id(root)])
+        answer = done[id(root)]
+        return finish(as_condition(answer), answer.error)
 
 
 def between(lw: Lowering, node: n.Between, kids: list[V]) -> V:

@@ -41,6 +41,9 @@ class V:
     const: Any = NOT_CONST
     # The value can be NaN (a double column or double arithmetic): comparisons need a guard.
     may_nan: bool = False
+    # In a model whose evaluation can throw (throws.py): TRUE in the rows where computing
+    # this value threw; None where it never does.
+    error: Column | None = None
 
     @property
     def is_const(self) -> bool:
