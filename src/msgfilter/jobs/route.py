@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import shutil
 import sys
 import time
@@ -38,6 +37,7 @@ from .. import dialects
 from ..engine import compile as compile_filter
 from ..errors import FilterError
 from ..filter import Filter
+from . import needs, spark_session
 from .report import Delivery, RouteReport, write_report
 
 #: The partition column of the routed messages.
@@ -95,10 +95,16 @@ def main(args: argparse.Namespace) -> int:
     """Run the job: 0 on success, 2 when it cannot start (nothing is written then),
     1 when Spark fails."""
     try:
-        subscriptions = load_subscriptions(Path(args.subscriptions))
+        # The cheap mistakes first (the subscriptions need only PyYAML), then what Spark
+        # and the report need: all before Spark starts.
+        path = Path(args.subscriptions)
+        needs.check("spark", () if path.suffix.lower() == ".json"
+                    else (YAML_NEED,))
+        subscriptions = load_subscriptions(path)
         filters = compile_subscriptions(subscriptions)
         archive_format = _archive_format(args.archive, args.format)
-    except RouteError as error:
+        check_needs()
+    except (RouteError, needs.NotInstalled) as error:
         print(f"msgfilter route: {error}", file=sys.stderr)
         return 2
     try:
@@ -119,6 +125,26 @@ def main(args: argparse.Namespace) -> int:
 
 
 # -- before Spark ---------------------------------------------------------------------------
+
+#: What the job imports: all of it in the `spark` extra.
+NEEDS = (
+    needs.Need("pyspark", "runs the job"),
+    needs.Need("pyarrow", "Spark's Arrow batches: the index plan and Python parts of filters"),
+    # pyspark checks for it at mapInArrow (the index plan) even though no pandas runs.
+    needs.Need("pandas", "pyspark's mapInArrow"),
+    needs.Need("matplotlib", "draws report.png"),
+)
+YAML_NEED = needs.Need("yaml", "reads a YAML subscriptions file (PyYAML)")
+
+
+def check_needs() -> None:
+    """NotInstalled (naming the `spark` extra) when a package the job imports is not
+    installed, or when no Java is found."""
+    needs.check("spark", NEEDS)
+    java = spark_session.java_missing()
+    if java is not None:
+        raise needs.NotInstalled(java)
+
 
 
 def load_subscriptions(path: Path) -> list[Subscription]:
@@ -210,28 +236,15 @@ def _archive_format(archive: str, given: str | None) -> str:
 
 
 def _session(master: str) -> tuple[Any, bool]:
-    """The active SparkSession, or a new one on `master` (True: ours to stop)."""
-    from pyspark.sql import SparkSession
-
-    active = SparkSession.getActiveSession()
-    if active is not None:
-        return active, False
-    if master.startswith("local"):
-        # Workers must run this interpreter (it has msgfilter and pyarrow).
-        os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
-        os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
-    spark = (
-        SparkSession.builder.master(master)
-        .appName("msgfilter route")
-        .config("spark.ui.showConsoleProgress", "true")
+    """The active SparkSession, or a new, quiet one on `master` (True: ours to stop)."""
+    spark, ours = spark_session.session(master, "msgfilter route", {
+        # Spark's progress bar is the job's progress (it shows below INFO).
+        "spark.ui.showConsoleProgress": "true",
         # Identifiers are case-sensitive; so must column names be.
-        .config("spark.sql.caseSensitive", "true")
-        .config("spark.python.sql.dataFrameDebugging.enabled", "false")
-        .getOrCreate()
-    )
-    # Below INFO, Spark shows its console progress bar instead of log lines.
-    spark.sparkContext.setLogLevel("ERROR")
-    return spark, True
+        "spark.sql.caseSensitive": "true",
+        "spark.python.sql.dataFrameDebugging.enabled": "false",
+    })
+    return spark, ours
 
 
 def read_archive(spark: Any, archive: str, archive_format: str) -> Any:
