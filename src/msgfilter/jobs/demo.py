@@ -35,6 +35,13 @@ import time
 from pathlib import Path
 from typing import Any
 
+from . import needs
+
+#: What building and writing the archive imports: the `arrow` extra.
+NEEDS = (
+    needs.Need("numpy", "draws the random columns"),
+    needs.Need("pyarrow", "builds and writes the archive"),
+)
 #: The topics and their shares of the traffic.
 TOPICS = (
     ("persistent://shop/orders/created", 0.34),
@@ -84,9 +91,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def main(args: argparse.Namespace) -> int:
-    """Write the archive; 0 on success, 2 for bad options."""
+    """Write the archive; 0 on success, 2 for bad options or missing packages."""
     if args.rows < 0:
         print("msgfilter demo-data: --rows must be at least 0", file=sys.stderr)
+        return 2
+    try:
+        needs.check("arrow", NEEDS)
+    except needs.NotInstalled as error:
+        print(f"msgfilter demo-data: {error}", file=sys.stderr)
         return 2
     out = Path(args.out)
     started = time.perf_counter()
