@@ -98,8 +98,7 @@ def main(args: argparse.Namespace) -> int:
         # The cheap mistakes first (the subscriptions need only PyYAML), then what Spark
         # and the report need: all before Spark starts.
         path = Path(args.subscriptions)
-        needs.check("spark", () if path.suffix.lower() == ".json"
-                    else (YAML_NEED,))
+        needs.check("spark", () if path.suffix.lower() == ".json" else (YAML_NEED,))
         subscriptions = load_subscriptions(path)
         filters = compile_subscriptions(subscriptions)
         archive_format = _archive_format(args.archive, args.format)
@@ -129,7 +128,7 @@ def main(args: argparse.Namespace) -> int:
 #: What the job imports: all of it in the `spark` extra.
 NEEDS = (
     needs.Need("pyspark", "runs the job"),
-    needs.Need("pyarrow", "Spark's Arrow batches: the index plan and Python parts of filters"),
+    needs.Need("pyarrow", "the Arrow batches of the index plan and of filters' Python parts"),
     # pyspark checks for it at mapInArrow (the index plan) even though no pandas runs.
     needs.Need("pandas", "pyspark's mapInArrow"),
     needs.Need("matplotlib", "draws report.png"),
@@ -144,7 +143,6 @@ def check_needs() -> None:
     java = spark_session.java_missing()
     if java is not None:
         raise needs.NotInstalled(java)
-
 
 
 def load_subscriptions(path: Path) -> list[Subscription]:
@@ -237,14 +235,13 @@ def _archive_format(archive: str, given: str | None) -> str:
 
 def _session(master: str) -> tuple[Any, bool]:
     """The active SparkSession, or a new, quiet one on `master` (True: ours to stop)."""
-    spark, ours = spark_session.session(master, "msgfilter route", {
-        # Spark's progress bar is the job's progress (it shows below INFO).
+    return spark_session.session(master, "msgfilter route", {
+        # Spark's progress bar is the job's progress.
         "spark.ui.showConsoleProgress": "true",
         # Identifiers are case-sensitive; so must column names be.
         "spark.sql.caseSensitive": "true",
         "spark.python.sql.dataFrameDebugging.enabled": "false",
     })
-    return spark, ours
 
 
 def read_archive(spark: Any, archive: str, archive_format: str) -> Any:
