@@ -92,10 +92,12 @@ def _launch_gateway(conf: Any) -> Any:
 
     # popen_kwargs is pyspark's hook for capturing the gateway JVM's output.
     gateway = java_gateway.launch_gateway(conf, popen_kwargs={"stderr": PIPE})  # type: ignore[no-untyped-call]
-    threading.Thread(
-        target=copy_stderr, args=(gateway.proc.stderr,), name="msgfilter-spark-stderr",
-        daemon=True,
-    ).start()
+    # Under spark-submit the JVM runs already (PYSPARK_GATEWAY_PORT): no process of ours.
+    if gateway.proc is not None:
+        threading.Thread(
+            target=copy_stderr, args=(gateway.proc.stderr,), name="msgfilter-spark-stderr",
+            daemon=True,
+        ).start()
     return gateway
 
 
