@@ -16,9 +16,10 @@ matches each Arrow batch against one `SubscriptionIndex` (`route_index`), whose 
 follows rows + deliveries, not subscriptions x rows. `auto` takes the index from
 `INDEX_FROM` subscriptions on (measured: benchmarks/bench_route.py).
 
-`--master` is any Spark master URL (default `local[*]`). On a cluster the archive and
-`--out` must be on a filesystem the executors and the driver share, and executors need
-msgfilter installed only for filters that have Python parts (see `explain`).
+`--master` is any Spark master URL (default: the one `spark-submit` gives, else
+`local[*]`). On a cluster the archive and `--out` must be on a filesystem the executors
+and the driver share, and executors need msgfilter installed only for filters that have
+Python parts (see `explain`).
 """
 
 from __future__ import annotations
@@ -78,7 +79,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--out", required=True, help="output directory")
     parser.add_argument(
-        "--master", default="local[*]", help="Spark master URL (default: local[*])"
+        "--master", default=None,
+        help="Spark master URL (default: spark-submit's, else local[*])",
     )
     parser.add_argument(
         "--format", choices=("parquet", "json"), default=None,
@@ -233,7 +235,7 @@ def _archive_format(archive: str, given: str | None) -> str:
 # -- with Spark -----------------------------------------------------------------------------
 
 
-def _session(master: str) -> tuple[Any, bool]:
+def _session(master: str | None) -> tuple[Any, bool]:
     """The active SparkSession, or a new, quiet one on `master` (True: ours to stop)."""
     return spark_session.session(master, "msgfilter route", {
         # Spark's progress bar is the job's progress.
@@ -299,7 +301,7 @@ def run(
     subscriptions: Sequence[Subscription],
     filters: Sequence[Filter],
     out: Path,
-    master: str = "local[*]",
+    master: str | None = None,
     *,
     plan: str = "auto",
 ) -> RouteReport:

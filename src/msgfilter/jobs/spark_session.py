@@ -45,24 +45,37 @@ def java_missing() -> str | None:
     return "Spark needs Java 17 or later: no java on the PATH and JAVA_HOME is not set"
 
 
-def session(master: str, app_name: str, settings: Mapping[str, str]) -> tuple[Any, bool]:
+def session(
+    master: str | None, app_name: str, settings: Mapping[str, str]
+) -> tuple[Any, bool]:
     """The active SparkSession, or a new one on `master` with `settings` (True: ours to
-    stop). A new driver JVM logs through LOG_CONFIG."""
+    stop). No master: spark-submit's, else local[*]. A driver JVM this process starts
+    logs through LOG_CONFIG."""
     from pyspark import SparkConf, SparkContext
     from pyspark.sql import SparkSession
 
     active = SparkSession.getActiveSession()
     if active is not None:
         return active, False
-    if master.startswith("local"):
+    # Under spark-submit the driver JVM runs already, with the master, options and log
+    # configuration the user gave it: nothing of ours replaces them.
+    submitted = "PYSPARK_GATEWAY_PORT" in os.environ
+    if master is None and not submitted:
+        master = "local[*]"
+    if master is not None and master.startswith("local"):
         # Workers must run this interpreter (it has msgfilter and pyarrow); locally the
         # driver binds to loopback rather than warn that the hostname resolves to it.
         os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
         os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
-    conf = SparkConf().setMaster(master).setAppName(app_name)
+    conf = SparkConf().setAppName(app_name)
+    if master is not None:
+        conf.setMaster(master)
     for key, value in settings.items():
         conf.set(key, value)
-    conf.set("spark.driver.extraJavaOptions", f"-Dlog4j2.configurationFile={_log_config()}")
+    if not submitted:
+        own = f"-Dlog4j2.configurationFile={_log_config()}"
+        given = settings.get("spark.driver.extraJavaOptions")
+        conf.set("spark.driver.extraJavaOptions", f"{own} {given}" if given else own)
     if SparkContext._gateway is None:
         # The driver JVM starts here, with its stderr through `_copy_stderr`; later
         # sessions of this process reuse it.
