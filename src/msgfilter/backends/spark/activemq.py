@@ -194,7 +194,7 @@ def _like(lw: Lowering, node: n.Like, kids: list[V]) -> V:
 def _is_null(lw: Lowering, node: n.IsNull, kids: list[V]) -> V:
     x = kids[0]
     if x.error is None and (x.is_const or x.kind == NULL):
-        return truth((x.const is None) != node.negated)
+        return truth((x.kind == NULL) != node.negated)
     test = x.col.isNotNull() if node.negated else x.col.isNull()
     return V(test, BOOLEAN, error=x.error)
 

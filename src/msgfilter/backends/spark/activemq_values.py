@@ -158,10 +158,10 @@ def as_class(x: V, kind: str) -> Column:
     if kind in INTEGRAL:
         return x.col.cast(T.LongType())
     if kind == FLOAT and x.kind in INTEGRAL:
-        if x.kind == LONG:
-            # As jtypes.Float rounds a long: through a double first.
-            return x.col.cast(T.DoubleType()).cast(T.FloatType()).cast(T.DoubleType())
-        return x.col.cast(T.FloatType()).cast(T.DoubleType())
+        # Rounded to a float through a double: as jtypes.Float rounds a long, and exact for
+        # the narrower classes. (Spark's optimiser would drop the float of a cast from int
+        # through float to double, taking the float's precision for a widening.)
+        return x.col.cast(T.DoubleType()).cast(T.FloatType()).cast(T.DoubleType())
     return x.col.cast(T.DoubleType())
 
 
