@@ -94,6 +94,7 @@ EDGE_SELECTORS = [
     *_pairs(),
     # NULL is asymmetric in `=`; ordering with NULL is UNKNOWN.
     "missing = 1", "1 = missing", "missing = missing2", "NOT (1 = missing)", "'x' <> missing",
+    "NOT NULL IS NULL", "missing % 0 IS NULL", "missing % i > 1", "i % missing IS NULL",
     "missing <> 'x'", "i = missing", "missing < 1", "1 < missing", "nothing = i",
     "i = nothing", "(i = 1) = (missing = 2)", "(missing = 1) = (missing2 = 2)",
     # 32-bit and 64-bit wrap-around; byte and short arithmetic in ints

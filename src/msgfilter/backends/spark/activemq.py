@@ -109,7 +109,8 @@ def _numbers(op: str, a: V, b: V) -> V:
         x, y = jv.as_double(a), jv.as_double(b)
         if op == "%":
             # Java's % is IEEE's except by zero (NaN), where Spark gives NULL or raises.
-            col = F.when(y.col == 0.0, F.lit(float("nan"))).otherwise(x.col % y.col)
+            nan = F.when(x.col.isNotNull(), F.lit(float("nan")))
+            col = F.when(y.col == 0.0, nan).otherwise(x.col % y.col)
             return V(col, jv.DOUBLE, may_nan=True)
         found = double_arith(op, V(x.col, "D"), V(y.col, "D"))
         return V(found.col, jv.DOUBLE, may_nan=True)
@@ -194,7 +195,7 @@ def _like(lw: Lowering, node: n.Like, kids: list[V]) -> V:
 def _is_null(lw: Lowering, node: n.IsNull, kids: list[V]) -> V:
     x = kids[0]
     if x.error is None and (x.is_const or x.kind == NULL):
-        return truth((x.kind == NULL) != node.negated)
+        return truth((x.kind == NULL or x.const is None) != node.negated)
     test = x.col.isNotNull() if node.negated else x.col.isNull()
     return V(test, BOOLEAN, error=x.error)
 
