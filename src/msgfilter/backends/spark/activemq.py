@@ -23,6 +23,7 @@ from ...semantics import activemq as amq
 from ...semantics.activemq_like import _segments, activemq_like_regex, amq_like
 from ...syntax import nodes as n
 from ...tables import BOOLEAN, NULL, OTHER, STRING
+from ..between import between_rule
 from . import activemq_values as jv
 from .compiler import Handler, Lowering, Table
 from .errors import Fallback
@@ -98,7 +99,10 @@ def _arith(lw: Lowering, node: n.Arith, kids: list[V]) -> V:
     if a.kind not in numbers or b.kind not in numbers:
         # "Cannot convert value ... into a number", "Cannot call plus operation on: ...".
         return V(null(NULL).col, NULL, error=or_errors(error, jv.when_present(F.lit(True), a, b)))
-    result = _numbers(op, a, b)
+    try:
+        result = _numbers(op, a, b)
+    except OverflowError:  # float() of a BigDecimal literal beyond the double range
+        raise Fallback(f"{lw.source(node)} holds a number beyond the double range") from None
     return V(result.col, result.kind, may_nan=result.may_nan, error=error)
 
 
@@ -112,11 +116,13 @@ def _numbers(op: str, a: V, b: V) -> V:
             nan = F.when(x.col.isNotNull(), F.lit(float("nan")))
             col = F.when(y.col == 0.0, nan).otherwise(x.col % y.col)
             return V(col, jv.DOUBLE, may_nan=True)
-        found = double_arith(op, V(x.col, "D"), V(y.col, "D"))
+        # values.py's double rules (IEEE division by signed zeros) on the values as the
+        # jms model's doubles ("D"), constants kept so that a zero divisor is known.
+        found = double_arith(op, V(x.col, "D", x.const), V(y.col, "D", y.const))
         return V(found.col, jv.DOUBLE, may_nan=True)
     if jv.LONG in (a.kind, b.kind):
         x, y = jv.as_integral(a, jv.LONG), jv.as_integral(b, jv.LONG)
-        return V(long_arith(op, V(x.col, "L"), V(y.col, "L")).col, jv.LONG)
+        return V(long_arith(op, V(x.col, "L", x.const), V(y.col, "L", y.const)).col, jv.LONG)
     x, y = jv.as_integral(a, jv.INT), jv.as_integral(b, jv.INT)
     # Exact in longs (|x op y| < 2**62), then wrapped to 32 bits.
     exact = {"+": x.col + y.col, "-": x.col - y.col, "*": x.col * y.col}[op]
@@ -145,12 +151,15 @@ def _compare(lw: Lowering, node: n.Compare, kids: list[V]) -> V:
     return _compare_op(lw, node.op, kids[0], kids[1])
 
 
-def _between(lw: Lowering, node: n.Between, kids: list[V]) -> V:
-    """`e >= low AND e <= high`, NOT BETWEEN `e < low OR e > high`, as ActiveMQ builds it."""
+def between(lw: Lowering, node: n.Between, kids: list[V]) -> V:
+    """J33 (backends/between.py) as compiler.between, through this model's comparison
+    with the filter's convert flag, which the table's `compare` cannot know."""
     e, low, high = kids
-    if node.negated:
-        return _combine(False, [_compare_op(lw, "<", e, low), _compare_op(lw, ">", e, high)])
-    return _combine(True, [_compare_op(lw, ">=", e, low), _compare_op(lw, "<=", e, high)])
+    rule = between_rule(node.negated)
+    return _combine(
+        rule.conjunction,
+        (_compare_op(lw, rule.low_op, e, low), _compare_op(lw, rule.high_op, e, high)),
+    )
 
 
 def _in(lw: Lowering, node: n.In, kids: list[V]) -> V:
@@ -246,7 +255,7 @@ HANDLERS: dict[type[n.Node], Handler] = {
     n.Negate: _negate,
     n.Arith: _arith,
     n.Compare: _compare,
-    n.Between: _between,
+    n.Between: between,
     n.In: _in,
     n.Like: _like,
     n.IsNull: _is_null,
