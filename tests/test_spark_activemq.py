@@ -180,8 +180,8 @@ FALLBACKS = {
     "convert_string_expressions:i > s + ''": "valueOf",
     "convert_string_expressions:t = bo": None,  # Boolean.valueOf is native
     "convert_string_expressions:bo = t": None,
-    "REGEX('1.*', s)": "regular expressions",
-    "INLIST(SPLIT('1,12', ','), s)": "regular expressions",
+    "REGEX('1.*', s)": "functions",
+    "INLIST(SPLIT('1,12', ','), s)": "functions",
     "'x' + fl = 'x1.0'": "Float.toString",
 }
 

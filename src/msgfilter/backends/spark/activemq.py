@@ -53,8 +53,8 @@ def _ident(lw: Lowering, node: n.Ident, kids: list[V]) -> V:
         found = lw.idents[node.name] = lw.schema.resolve(node.name, jv.java_typed)
     if found.kind == OTHER:
         raise Fallback(
-            f"{node.name} ({lw.schema.bindings[node.name]}) has no Java class: the "
-            "activemq dialect compares such values by their Python objects"
+            f"{node.name} is read from {lw.schema.bindings[node.name]}, which has no Java "
+            "class: the activemq dialect compares such values as Python objects"
         )
     return found
 
@@ -78,7 +78,7 @@ def _text_of(lw: Lowering, node: n.Expr, x: V) -> V:
     if x.kind == jv.DOUBLE:
         lw.udf_parts.append((lw.source(node), "a double written as text (Java's Double.toString)"))
         return V(double_text_udf()(x.col), STRING)
-    raise Fallback(f"{lw.source(node)} writes a float as text (Java's Float.toString)")
+    raise Fallback(f"{lw.source(node)} is a Float written as text (Java's Float.toString)")
 
 
 def _arith(lw: Lowering, node: n.Arith, kids: list[V]) -> V:
@@ -267,8 +267,8 @@ HANDLERS: dict[type[n.Node], Handler] = {
 
 #: Nodes without a native form: the whole filter runs in the per-message Arrow UDF.
 UNSUPPORTED: dict[type[n.Node], str] = {
-    n.Call: "ActiveMQ's functions (REGEX, INLIST, SPLIT, MAKELIST, REPLACE) take Java "
-            "regular expressions and lists, which run in Python",
+    n.Call: "ActiveMQ's functions (REGEX, INLIST, SPLIT, MAKELIST, REPLACE) run in Python: "
+            "their regular expressions and lists have no exact Spark form",
     n.StringTest: "StringTest is not in the activemq grammar",
 }
 
