@@ -20,6 +20,7 @@ from ...tables import DEFAULT_LAYOUT, Layout, join_keys
 from ...tags.pulsar import PulsarTagFilter
 from ..arrow.values import double_text as arrow_double_text
 from .errors import NotNativeError
+from .java_rows import java_messages
 from .schema import Schema, column_ref
 
 
@@ -60,7 +61,10 @@ def evaluate_batch(f: Filter, layout: Layout, rows: Any) -> pa.Array:
     (by their names): the rows seen as messages by the layout's rules."""
     if isinstance(rows, pa.ChunkedArray):
         rows = rows.combine_chunks()
-    return pa.array([f.evaluate(m) for m in message_dicts(rows, layout)], pa.bool_())
+    messages = message_dicts(rows, layout)
+    if f.model is ValueModel.ACTIVEMQ:
+        messages = java_messages(messages, rows.type, layout)
+    return pa.array([f.evaluate(m) for m in messages], pa.bool_())
 
 
 def message_dicts(rows: Any, layout: Layout = DEFAULT_LAYOUT) -> list[dict[str, object]]:

@@ -3,6 +3,8 @@ says, with the selector kind `msgfilter.tables`' type classes give each Spark ty
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from pyspark.sql import Column
 from pyspark.sql import functions as F
 from pyspark.sql import types as T
@@ -64,11 +66,16 @@ def check_properties_type(column: str, dtype: T.DataType) -> None:
         raise tables.properties_type_error(column, type_name(dtype))
 
 
-def _keys_text(column: str, col: Column, dtype: T.DataType) -> V:
+#: A column's values as a lowered value of the Spark type's selector kind (`typed`; the
+#: activemq table gives them their Java class instead).
+Typer = Callable[[Column, T.DataType], V]
+
+
+def _keys_text(column: str, col: Column, dtype: T.DataType, typer: Typer = typed) -> V:
     """KEYS from a keys column: a string as it is, a list of strings joined by spaces
     (NULL when empty or holding a NULL), as the Arrow backend reads it."""
     if isinstance(dtype, T.StringType):
-        return typed(col, dtype)
+        return typer(col, dtype)
     if isinstance(dtype, T.ArrayType) and isinstance(dtype.elementType, T.StringType):
         bad = (F.size(col) == 0) | F.exists(col, lambda x: x.isNull())
         return V(F.when(~bad, F.array_join(col, " ")), STRING)
@@ -108,7 +115,7 @@ class Schema:
         """Top-level columns read as properties by their own name."""
         return self.layout.typed_columns(self.names)
 
-    def resolve(self, name: str) -> V:
+    def resolve(self, name: str, typer: Typer = typed) -> V:
         source = tables.resolve(name, self.names, self.layout)
         if source.column is not None:
             dtype = self.fields[source.column]
@@ -118,11 +125,11 @@ class Schema:
                     "Spark resolves names without case: set spark.sql.caseSensitive=true"
                 )
             self.bindings[name] = f"column {name!r} ({type_name(dtype)})"
-            return typed(column_ref(name), dtype)
+            return typer(column_ref(name), dtype)
         from_map: V | None = None
         if self.props is not None:
             column, mtype = self.props
-            from_map = typed(F.try_element_at(column_ref(column), F.lit(name)), mtype.valueType)
+            from_map = typer(F.try_element_at(column_ref(column), F.lit(name)), mtype.valueType)
         fallback_column = source.fallback_column
         if fallback_column is None:
             if from_map is None:
@@ -133,7 +140,8 @@ class Schema:
         ftype = self.fields[fallback_column]
         fcol = column_ref(fallback_column)
         fallback = (
-            _keys_text(fallback_column, fcol, ftype) if source.joins_keys else typed(fcol, ftype)
+            _keys_text(fallback_column, fcol, ftype, typer) if source.joins_keys
+            else typer(fcol, ftype)
         )
         where = f"column {fallback_column!r} ({type_name(ftype)})"
         if from_map is None:
@@ -142,8 +150,8 @@ class Schema:
         self.bindings[name] = f"{self._map_text(name)}, else {where}"
         if from_map.kind != fallback.kind and NULL not in (from_map.kind, fallback.kind):
             raise Fallback(
-                f"{name} is {KIND_NAMES[from_map.kind]} in some rows and "
-                f"{KIND_NAMES[fallback.kind]} in others"
+                f"{name} is {_kind_name(from_map.kind)} in some rows and "
+                f"{_kind_name(fallback.kind)} in others"
             )
         assert self.props is not None
         has_key = F.map_contains_key(column_ref(self.props[0]), F.lit(name))
@@ -158,3 +166,8 @@ class Schema:
         assert self.props is not None
         column, mtype = self.props
         return f"{column}[{name!r}] ({type_name(mtype.valueType)})"
+
+
+def _kind_name(kind: str) -> str:
+    # The activemq table's kinds are Java class names (activemq_values.py).
+    return KIND_NAMES.get(kind, f"a Java {kind}")
