@@ -126,13 +126,18 @@ def _metadata(m: pb.MessageMetadata) -> BatchMetadata:
     rest.CopyFrom(m)
     for name in _MODELED:
         rest.ClearField(name)
+    batched = m.HasField("num_messages_in_batch")
+    if not batched:
+        # The one message's own flags: BatchMessage holds them.
+        rest.ClearField("null_value")
+        rest.ClearField("null_partition_key")
     return BatchMetadata(
         producer_name=m.producer_name,
         sequence_id=m.sequence_id,
         publish_time=m.publish_time,
         properties=tuple(map(_KV, m.properties)),
         compression=CODECS[m.compression],
-        batched=m.HasField("num_messages_in_batch"),
+        batched=batched,
         partition_key=_optional(m, "partition_key"),  # type: ignore[arg-type]
         partition_key_b64_encoded=m.partition_key_b64_encoded,
         ordering_key=_optional(m, "ordering_key"),  # type: ignore[arg-type]
@@ -285,7 +290,8 @@ def _messages(payload: bytes, count: int) -> tuple[BatchMessage, ...]:
         append(message)
     if offset != end:
         raise EntryFormatError(
-            f"{end - offset} bytes follow the {count} messages the metadata counts",
+            f"num_messages_in_batch is {count}, but {end - offset} bytes follow "
+            + (f"message {count - 1}" if count else "the metadata"),
             offset,
             "payload",
         )
@@ -409,8 +415,11 @@ def encode_batch(
         payload = messages[0].payload
         count = None
     m = _entry_metadata(meta, codec, count, len(payload))
-    if not meta.batched and messages[0].null_value:
-        m.null_value = True
+    if not meta.batched:
+        if messages[0].null_value:
+            m.null_value = True
+        if messages[0].null_partition_key:
+            m.null_partition_key = True
     body = compress(codec, payload)
     raw = m.SerializeToString()
     framed = b"".join((_U32.pack(len(raw)), raw, body))
