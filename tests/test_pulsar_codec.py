@@ -66,7 +66,7 @@ def test_the_layout_is_pulsars() -> None:
     single_size = struct.unpack(">I", payload[:4])[0]
     s = pb.SingleMessageMetadata.FromString(payload[4 : 4 + single_size])
     assert s.payload_size == 7 and payload[4 + single_size :] == b'{"n":1}'
-    assert [(kv.key, kv.value) for kv in s.properties][0] == ("color", "red")
+    assert (s.properties[0].key, s.properties[0].value) == ("color", "red")
 
 
 def test_no_checksum_and_broker_entry_metadata_are_read() -> None:
@@ -129,7 +129,8 @@ def test_unknown_fields_are_kept() -> None:
     assert encode_batch(meta, messages) == entry
     # A changed entry metadata keeps the fields msgfilter does not model, unknown ones too.
     changed = dataclasses.replace(meta, properties=(("x", "y"),))
-    rewritten = pb.MessageMetadata.FromString(encode_batch(changed, messages, checksum=False)[4:-len(payload)])
+    written = encode_batch(changed, messages, checksum=False)
+    rewritten = pb.MessageMetadata.FromString(written[4 : -len(payload)])
     assert rewritten.txnid_most_bits == 8
     assert rewritten.SerializeToString().endswith(unknown)
     # A changed message is written from its fields.

@@ -7,7 +7,6 @@ import dataclasses
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from pulsar_strategies import CODECS, messages, metadata
 
 from msgfilter.pulsar import (
     BatchMessage,
@@ -17,6 +16,7 @@ from msgfilter.pulsar import (
     encode_batch,
     rebatch_entry,
 )
+from pulsar_strategies import CODECS, messages, metadata
 
 SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -30,7 +30,9 @@ def batches(draw: st.DrawFn) -> tuple[object, tuple[BatchMessage, ...]]:
 
 @SETTINGS
 @given(batches())
-def test_decode_inverts_encode_for_every_codec(batch: tuple[object, tuple[BatchMessage, ...]]) -> None:
+def test_decode_inverts_encode_for_every_codec(
+    batch: tuple[object, tuple[BatchMessage, ...]],
+) -> None:
     meta, msgs = batch
     entry = encode_batch(meta, msgs)  # type: ignore[arg-type]
     assert decode_batch(entry) == (meta, msgs)
@@ -97,7 +99,7 @@ def test_damage_without_a_checksum_never_crashes(
         damaged[at] = data.draw(st.integers(0, 255))
     result = _decode_or_error(bytes(damaged))
     if result is not None:
-        again_meta, again = result  # type: ignore[misc]
+        _meta, again = result  # type: ignore[misc]
         assert isinstance(again, tuple) and all(isinstance(m, BatchMessage) for m in again)
 
 

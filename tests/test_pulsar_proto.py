@@ -75,9 +75,16 @@ SMALL = {
 LABELS = {F.LABEL_OPTIONAL: "optional", F.LABEL_REQUIRED: "required", F.LABEL_REPEATED: "repeated"}
 
 
+def _label(f: F) -> str:
+    if hasattr(f, "label"):
+        return LABELS[f.label]
+    # protobuf 7 dropped `label` for these two properties.
+    return "repeated" if f.is_repeated else "required" if f.is_required else "optional"
+
+
 def _fields(message: type) -> dict[str, tuple[int, int, str]]:
     return {
-        f.name: (f.number, f.type, LABELS[f.label])
+        f.name: (f.number, f.type, _label(f))
         for f in message.DESCRIPTOR.fields  # type: ignore[attr-defined]
     }
 
