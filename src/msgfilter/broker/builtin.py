@@ -20,7 +20,7 @@ from ..batch import BatchMode
 from ..engine import compile as compile_filter
 from ..errors import FilterError
 from ..filter import Filter
-from ..jsmtype import JsmTypeError, decode_properties, jms_destination
+from ..jsmtype import TypedReader, TypedView, jms_destination
 from ..message import Message
 from ..semantics.model import ValueModel
 from ..tags import RocketMQTagFilter, message_tag_code, pulsar_tag_filter
@@ -186,36 +186,70 @@ _MATCH, _SUBSCRIPTION_MISS, _CONSUMER_MISS, _ERROR = range(4)
 
 @dataclass(frozen=True, slots=True)
 class _JmsPlan:
-    """What one subscription + consumer setting compiles to."""
+    """What one subscription + consumer setting compiles to.
+
+    `reader` decodes typed properties lazily for the selectors that read the typed view
+    (the names they read, each when evaluation reaches it), with its own memo.
+    """
 
     subscription: tuple[_Check, ...]
     consumer: _Check | None
     reject: FilterResult
     names: frozenset[str]
     typed: bool
+    reader: TypedReader
 
     def judge(self, message: Message, destination: str | None) -> int:
         """_MATCH, _SUBSCRIPTION_MISS, _CONSUMER_MISS or _ERROR for one message."""
-        view: Any = message
-        if self.typed:
-            try:
-                view = decode_properties(
-                    message.properties,  # type: ignore[arg-type]
-                    names=self.names,
-                    headers=message.headers,
-                    destination=destination,
-                )
-            except JsmTypeError:
-                return _ERROR
+        view = self.reader.view(message, destination) if self.typed else None
+        return self.judge_view(message, view)
+
+    def judge_view(self, message: Message, view: TypedView | None) -> int:
+        """`judge` with a view already bound to `message` (None when not typed)."""
         for check in self.subscription:
-            if not check.filter.matches(view if check.typed else message):
+            if check.typed and view is not None:
+                if not check.filter.matches(view):
+                    return _ERROR if view.failed is not None else _SUBSCRIPTION_MISS
+            elif not check.filter.matches(message):
                 return _SUBSCRIPTION_MISS
         consumer = self.consumer
-        if consumer is not None and not consumer.filter.matches(
-            view if consumer.typed else message
-        ):
-            return _CONSUMER_MISS
+        if consumer is not None:
+            if consumer.typed and view is not None:
+                if not consumer.filter.matches(view):
+                    return _ERROR if view.failed is not None else _CONSUMER_MISS
+            elif not consumer.filter.matches(message):
+                return _CONSUMER_MISS
         return _MATCH
+
+    def judge_all(self, messages: tuple[Message, ...], destination: str | None) -> list[int]:
+        """`judge` for each message of a batch: one view, rebound per message, and the
+        checks unpacked once (this loop is the filter's per-message cost)."""
+        if not self.typed or not messages:
+            return [self.judge_view(m, None) for m in messages]
+        view = self.reader.view(messages[0], destination)
+        rebind = view.rebind
+        checks = [(c.filter.matches, c.typed) for c in self.subscription]
+        consumer = self.consumer
+        consumer_matches = consumer.filter.matches if consumer is not None else None
+        consumer_typed = consumer is not None and consumer.typed
+        codes: list[int] = []
+        append = codes.append
+        for message in messages:
+            rebind(message)
+            for matches, typed in checks:
+                if not matches(view if typed else message):
+                    append(_ERROR if typed and view.failed is not None else _SUBSCRIPTION_MISS)
+                    break
+            else:
+                if consumer_matches is None or consumer_matches(
+                    view if consumer_typed else message
+                ):
+                    append(_MATCH)
+                elif consumer_typed and view.failed is not None:
+                    append(_ERROR)
+                else:
+                    append(_CONSUMER_MISS)
+        return codes
 
 
 def _text(value: object) -> str:
@@ -244,9 +278,10 @@ class JmsSelectorFilter(EntryFilter):
       subscription-level expression, in the dialect its type names.
 
     Without any selector every entry is ACCEPTed; marker entries always are. Messages are
-    evaluated through `msgfilter.jsmtype.decode_properties` (typed ``_jsmtype`` values,
-    derived JMS headers) for selectors in the ``jms`` dialect; a typed value that does not
-    parse makes the message an evaluation error, which REJECTs it.
+    evaluated through a `msgfilter.jsmtype.TypedReader` (typed ``_jsmtype`` values,
+    derived JMS headers) for selectors in the ``jms`` dialect, which decodes a typed
+    property only when evaluation reads it, as pulsar-jms does; a typed value that does
+    not parse, when read, makes the message an evaluation error, which REJECTs it.
 
     Batches, in `BatchMode.ANY` (pulsar-jms): an evaluation error anywhere REJECTs the
     entry; if every message fails the subscription selector, REJECT; if any message
@@ -279,7 +314,7 @@ class JmsSelectorFilter(EntryFilter):
         if entry.metadata.marker:
             return EntryDecision.uniform(FilterResult.ACCEPT, entry.size)
         destination = self._destination(plan, context)
-        codes = [plan.judge(m, destination) for m in entry.messages]
+        codes = plan.judge_all(entry.messages, destination)
         if self.config.batch_mode is BatchMode.EXACT or not entry.is_batch:
             return EntryDecision.per_message(self._result(code, plan.reject) for code in codes)
         return EntryDecision.uniform(self._batch_result(codes, plan), entry.size)
@@ -384,7 +419,9 @@ class JmsSelectorFilter(EntryFilter):
         for check in (*checks, consumer):
             if check is not None and check.typed:
                 names |= check.filter.identifiers
-        return _JmsPlan(tuple(checks), consumer, reject, frozenset(names), typed)
+        return _JmsPlan(
+            tuple(checks), consumer, reject, frozenset(names), typed, TypedReader(names)
+        )
 
 
 def validate_subscription_properties(
