@@ -16,6 +16,7 @@ from msgfilter.pulsar import (
     encode_batch,
     rebatch_entry,
 )
+
 from pulsar_strategies import CODECS, messages, metadata
 
 SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -14,7 +14,13 @@ by protoc 3.21.12 from pulsar_entry.proto). Needs the ``pulsar`` extra
 (``pip install msgfilter[pulsar]``). The guide is docs/pulsar-entries.md.
 """
 
-from .codec import decode_batch, decode_metadata, encode_batch, encode_payload
+from .codec import (
+    decode_batch,
+    decode_metadata,
+    decode_payload,
+    encode_batch,
+    encode_payload,
+)
 from .compression import CODECS, DEFAULT_MAX_UNCOMPRESSED
 from .entries import StoredEntry, decide_entry, read_entry
 from .errors import EncryptedEntryError, EntryFormatError
@@ -35,6 +41,7 @@ __all__ = [
     "decide_entry",
     "decode_batch",
     "decode_metadata",
+    "decode_payload",
     "encode_batch",
     "encode_payload",
     "read_entry",

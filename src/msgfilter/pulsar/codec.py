@@ -198,6 +198,23 @@ def decode_batch(
     return meta, _messages(payload, m.num_messages_in_batch)
 
 
+def decode_payload(
+    entry: bytes | bytearray | memoryview,
+    *,
+    max_uncompressed_size: int = DEFAULT_MAX_UNCOMPRESSED,
+) -> bytes:
+    """The entry's payload, decompressed (for a batch: the messages, each after its
+    ``SingleMessageMetadata``, as Pulsar's batch readers take it). Raises
+    `EntryFormatError`, or `EncryptedEntryError` for an encrypted entry."""
+    frame = _frame(entry)
+    meta = _metadata(frame.metadata)
+    if meta.encrypted:
+        raise EncryptedEntryError(
+            "the entry is encrypted (encryption_keys present): its payload is not decoded"
+        )
+    return _payload(frame, meta.compression, max_uncompressed_size)
+
+
 def _payload(frame: _Frame, codec: str, cap: int) -> bytes:
     m = frame.metadata
     data = frame.payload
