@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+
 from doc_pages import python_blocks, run_blocks
 
 ROOT = Path(__file__).resolve().parents[1]
