@@ -35,7 +35,8 @@ def _result(selector: str, message: Message, consumer: str | None = None) -> Fil
         ("a = 2 AND b = 2", R),  # b never read: a plain mismatch
         ("b = 2 OR a = 1", R),  # b read first: an evaluation error
         ("a = 1 AND b = 2", R),
-        ("a = 1 OR (b = 2 AND b > 0)", R),  # b named twice: read up front (documented)
+        ("a = 1 OR (b = 2 AND b > 0)", A),  # b named twice, still read only when reached
+        ("a = 2 AND (b = 2 OR b > 0)", R),  # a plain mismatch
     ],
 )
 def test_unread_bad_values_do_not_reject(selector: str, expected: FilterResult) -> None:
@@ -46,6 +47,49 @@ def test_an_error_in_the_consumer_selector_rejects_a_mismatch_reschedules() -> N
     assert _result("a = 1", BAD_B, consumer="b = 2") is R
     assert _result("a = 1", BAD_B, consumer="a = 2 AND b = 2") is S
     assert _result("a = 1", BAD_B, consumer="a = 1 OR b = 2") is A
+
+
+# pulsar-jms evaluates with its copy of ActiveMQ's selector code (LogicExpression,
+# UnaryExpression in datastax/pulsar-jms activemq-filters, since commit dc854a24): at the
+# top, AND and OR call their operands' matches() (AND stops at the first operand that is
+# not TRUE, OR at the first TRUE); under NOT, evaluate(): AND stops only at FALSE and OR
+# only at TRUE, so past an UNKNOWN operand they read the next one. A consumer selector's
+# error REJECTs, its mismatch RESCHEDULEs: that tells a read from no read.
+@pytest.mark.parametrize(
+    ("consumer", "expected"),
+    [
+        ("c = 1 AND b = 2", S),  # c UNKNOWN: matches() stops, b never read
+        ("c = 1 OR b = 2", R),  # OR goes on past UNKNOWN: b read
+        ("NOT (c = 1 OR b = 2)", R),  # evaluate(): past UNKNOWN c, b read
+        ("NOT NOT (c = 1 AND b = 2)", R),  # evaluate() of AND goes on past UNKNOWN
+        ("NOT (a = 2 AND b = 2)", A),  # evaluate() of AND stops at FALSE: NOT FALSE
+        ("NOT (a = 1 OR b = 2)", S),  # evaluate() of OR stops at TRUE
+        ("(c = 1 AND b = 2) OR a = 1", A),  # matches() all the way down
+        ("c = 1 AND (b = 2 OR b > 0) OR a = 2", S),
+        ("c + b = 1", S),  # arithmetic skips the right side of a NULL, as ActiveMQ does
+        # Documented difference: ActiveMQ skips the right side of `<` after a NULL left
+        # (a RESCHEDULE there); a comparison of two expressions reads both here.
+        ("c < b", R),
+    ],
+)
+def test_reads_follow_the_brokers_evaluation(consumer: str, expected: FilterResult) -> None:
+    assert _result("a = 1", BAD_B, consumer=consumer) is expected
+
+
+def test_a_batch_judged_whole_reads_the_consumer_selector_first() -> None:
+    # pulsar-jms's batch loop: the consumer selector, then the subscription selector,
+    # both for every message; an error in either REJECTs the entry.
+    good = Message({"a": "1", "a_jsmtype": "int", "b": "2", "b_jsmtype": "int"})
+    sub_miss = Message({"a": "5", "a_jsmtype": "int", "b": "x", "b_jsmtype": "int"})
+    sub = {"jms.filtering": "true", "jms.selector": "a = 1"}
+    entry = Entry.batch(POS, [good, sub_miss])
+    ctx = FilterContext("s", sub, {"jms.selector": "b = 2"})
+    assert JmsSelectorFilter().filter_entry(entry, ctx) is R
+    # Judged one by one, the subscription's mismatch comes first and b is not read.
+    exact = JmsSelectorFilter(JmsSelectorConfig(batch_mode=BatchMode.EXACT))
+    assert exact.decide(entry, ctx).message_results == (A, R)
+    fine = Entry.batch(POS, [good, Message({"a": "5", "a_jsmtype": "int"})])
+    assert JmsSelectorFilter().filter_entry(fine, ctx) is A
 
 
 def test_batches_in_both_modes() -> None:

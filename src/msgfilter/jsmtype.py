@@ -46,8 +46,9 @@ from collections.abc import Collection, Iterator, Mapping
 from types import MappingProxyType
 
 from . import java, jtypes
+from .backends.python.generator import TypedReads
 from .errors import FilterError
-from .message import Message
+from .message import KEYS_PROPERTY, TAGS_PROPERTY, Message
 
 #: Suffix of the companion property that holds a property's type.
 TYPE_SUFFIX = "_jsmtype"
@@ -339,6 +340,50 @@ def _typed(raw: str, declared: str, name: str, java: bool) -> object:
     return value
 
 
+#: How a typed evaluator (`msgfilter.selector.SelectorFilter.typed_matches`) reads
+#: pulsar-jms messages: derived headers and system-typed names through `Reads.read`.
+#: ``TAGS`` and ``KEYS`` too: `Message.view` shows a message's tag and keys under them,
+#: the broker does not.
+TYPED_READS = TypedReads(
+    DERIVED_HEADERS | SYSTEM_PROPERTY_TYPES.keys() | {TAGS_PROPERTY, KEYS_PROPERTY},
+    TYPE_SUFFIX,
+)
+
+
+class Reads:
+    """The `R` a typed evaluator reads one decision's messages through (see
+    `msgfilter.backends.python.generator.TypedReads`): the reader's memo, the
+    destination, and `failed`, the name whose typed value did not parse (set by the
+    read that raised; the caller resets it)."""
+
+    __slots__ = ("_java", "_reader", "destination", "failed", "memo")
+
+    def __init__(self, reader: TypedReader, destination: str | None) -> None:
+        self._reader = reader
+        self._java = reader._java
+        self.memo = reader._memo
+        self.destination = destination
+        self.failed: str | None = None
+
+    def read(self, props: Mapping[str, object], heads: Mapping[str, object], name: str) -> object:
+        """What the broker's selector sees under `name` (None for nothing)."""
+        try:
+            value = _decode_name(props, heads, name, self.destination, self._java)
+        except JsmTypeError:
+            self.failed = name
+            raise
+        return None if value is _ABSENT else value
+
+    def decode(self, declared: str, raw: str, name: str) -> object:
+        """`raw` decoded as `declared`, remembered in the memo (JsmTypeError if it does
+        not parse)."""
+        try:
+            return self._reader.decoded(raw, declared, name)
+        except JsmTypeError:
+            self.failed = name
+            raise
+
+
 class TypedReader:
     """Reads pulsar-jms messages for one set of compiled selectors, decoding lazily.
 
@@ -363,6 +408,10 @@ class TypedReader:
         self._companions = {n: n + TYPE_SUFFIX for n in names if n not in DERIVED_HEADERS}
         self._java = java
         self._memo: dict[tuple[str, str], object] = {}
+
+    def reads(self, destination: str | None = None) -> Reads:
+        """The `Reads` for typed evaluators judging messages sent to `destination`."""
+        return Reads(self, destination)
 
     def view(
         self,
