@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
 
+import msgfilter
 from msgfilter import Message
 from msgfilter.batch import BatchMode
 from msgfilter.broker import (
@@ -14,7 +16,16 @@ from msgfilter.broker import (
     JmsSelectorFilter,
     Position,
 )
-from msgfilter.jsmtype import JsmTypeError, TypedReader, decode_properties
+from msgfilter.jsmtype import (
+    TYPED_READS,
+    JsmTypeError,
+    TypedReader,
+    decode_properties,
+    encode_properties,
+    pulsar_message,
+)
+from msgfilter.selector import SelectorFilter
+from msgfilter.testing import property_settings, selector_cases
 
 A, R, S = FilterResult.ACCEPT, FilterResult.REJECT, FilterResult.RESCHEDULE
 POS = Position(1, 0)
@@ -125,3 +136,29 @@ def test_a_failed_read_is_recorded_and_memo_is_per_reader() -> None:
     view.rebind(Message({"b": "4", "b_jsmtype": "int"}))
     assert view.failed is None and view.get("b") == 4
     assert reader.decoded("4", "int", "b") == 4
+
+
+@given(selector_cases(types=("long", "double", "string", "boolean", "null")))
+@property_settings(0.5)
+def test_the_typed_evaluator_agrees_with_eager_decoding(
+    case: tuple[str, list[dict[str, object]]],
+) -> None:
+    # Where every name the selector reads decodes (a system-typed name such as JMSPriority
+    # may hold text that does not), reading where evaluation reaches changes nothing: the
+    # typed evaluator answers what `matches` answers on the eagerly decoded properties.
+    text, values = case
+    f = msgfilter.compile(text)
+    assert isinstance(f, SelectorFilter)
+    typed = f.typed_matches(TYPED_READS)
+    reads = TypedReader(f.identifiers).reads()
+    for value in values:
+        message = pulsar_message(encode_properties(value))
+        try:
+            eager = decode_properties(
+                message.properties, names=f.identifiers, headers=message.headers
+            )
+        except JsmTypeError:
+            continue
+        got = typed(message.view, message.properties, message.headers, reads, reads.memo)
+        assert got == f.matches(eager), (text, value)
+        assert reads.failed is None
