@@ -380,7 +380,9 @@ class JmsSelectorFilter(EntryFilter):
         whole = entry.is_batch and self.config.batch_mode is not BatchMode.EXACT
         codes = plan.judge_all(entry.messages, destination, batch=whole)
         if not whole:
-            return EntryDecision.per_message(self._result(code, plan.reject) for code in codes)
+            # One result per code, looked up: _MATCH, _SUBSCRIPTION_MISS, _CONSUMER_MISS, _ERROR.
+            results = (FilterResult.ACCEPT, FilterResult.REJECT, plan.reject, FilterResult.REJECT)
+            return EntryDecision.per_message(map(results.__getitem__, codes))
         return EntryDecision.uniform(self._batch_result(codes, plan), entry.size)
 
     def consumer_filter(self, context: FilterContext) -> ConsumerFilter:
@@ -406,14 +408,6 @@ class JmsSelectorFilter(EntryFilter):
         self._plans.clear()
 
     # -- internals --
-
-    @staticmethod
-    def _result(code: int, reject: FilterResult) -> FilterResult:
-        if code == _MATCH:
-            return FilterResult.ACCEPT
-        if code == _CONSUMER_MISS:
-            return reject
-        return FilterResult.REJECT
 
     @staticmethod
     def _batch_result(codes: list[int], plan: _JmsPlan) -> FilterResult:
