@@ -42,12 +42,13 @@ from __future__ import annotations
 import base64
 import binascii
 import re
-from collections.abc import Collection, Mapping
+from collections.abc import Collection, Iterator, Mapping
 from types import MappingProxyType
 
 from . import java, jtypes
+from .backends.python.generator import TypedReads
 from .errors import FilterError
-from .message import Message
+from .message import KEYS_PROPERTY, TAGS_PROPERTY, Message
 
 #: Suffix of the companion property that holds a property's type.
 TYPE_SUFFIX = "_jsmtype"
@@ -302,29 +303,209 @@ def decode_properties(
     heads: Mapping[str, object] = headers if headers is not None else _NO_HEADERS
     out: dict[str, object] = {}
     wanted = props.keys() | heads.keys() | DERIVED_HEADERS if names is None else names
-    get = props.get
     for name in wanted:
-        if heads and name in heads and name != "JMSXGroupSeq":
-            out[name] = heads[name]
-        elif name in DERIVED_HEADERS:
-            value = _header(name, props, heads, destination)
-            if value is not None:
-                out[name] = value
-        else:
-            # The common case, inlined: a plain property, perhaps with a companion type.
-            raw = get(name, _ABSENT)
-            if raw is _ABSENT:
-                continue
-            if type(raw) is str:
-                declared = get(name + TYPE_SUFFIX)
-                if type(declared) is not str:
-                    declared = _SYSTEM_TYPES.get(name)
-                if declared is not None and declared != "string":
-                    raw = decode_value(raw, declared, name)
-                    if java and declared in jtypes.BY_NAME and raw is not None:
-                        raw = jtypes.java(declared, raw)
-            out[name] = raw
+        value = _decode_name(props, heads, name, destination, java)
+        if value is not _ABSENT:
+            out[name] = value
     return out
+
+
+def _decode_name(
+    props: Mapping[str, object],
+    heads: Mapping[str, object],
+    name: str,
+    destination: str | None,
+    java: bool,
+) -> object:
+    """What the broker's selector sees under `name` (`_ABSENT` for nothing)."""
+    if heads and name in heads and name != "JMSXGroupSeq":
+        return heads[name]
+    if name in DERIVED_HEADERS:
+        value = _header(name, props, heads, destination)
+        return _ABSENT if value is None else value
+    raw = props.get(name, _ABSENT)
+    if type(raw) is str:
+        declared = props.get(name + TYPE_SUFFIX)
+        if type(declared) is not str:
+            declared = _SYSTEM_TYPES.get(name)
+        if declared is not None and declared != "string":
+            return _typed(raw, declared, name, java)
+    return raw
+
+
+def _typed(raw: str, declared: str, name: str, java: bool) -> object:
+    value = decode_value(raw, declared, name)
+    if java and declared in jtypes.BY_NAME and value is not None:
+        return jtypes.java(declared, value)
+    return value
+
+
+#: How a typed evaluator (`msgfilter.selector.SelectorFilter.typed_matches`) reads
+#: pulsar-jms messages: derived headers and system-typed names through `Reads.read`.
+#: ``TAGS`` and ``KEYS`` too: `Message.view` shows a message's tag and keys under them,
+#: the broker does not.
+TYPED_READS = TypedReads(
+    DERIVED_HEADERS | SYSTEM_PROPERTY_TYPES.keys() | {TAGS_PROPERTY, KEYS_PROPERTY},
+    TYPE_SUFFIX,
+)
+
+
+class Reads:
+    """The `R` a typed evaluator reads one decision's messages through (see
+    `msgfilter.backends.python.generator.TypedReads`): the reader's memo, the
+    destination, and `failed`, the name whose typed value did not parse (set by the
+    read that raised; the caller resets it)."""
+
+    __slots__ = ("_java", "_reader", "destination", "failed", "memo")
+
+    def __init__(self, reader: TypedReader, destination: str | None) -> None:
+        self._reader = reader
+        self._java = reader._java
+        self.memo = reader._memo
+        self.destination = destination
+        self.failed: str | None = None
+
+    def read(self, props: Mapping[str, object], heads: Mapping[str, object], name: str) -> object:
+        """What the broker's selector sees under `name` (None for nothing)."""
+        try:
+            value = _decode_name(props, heads, name, self.destination, self._java)
+        except JsmTypeError:
+            self.failed = name
+            raise
+        return None if value is _ABSENT else value
+
+    def decode(self, declared: str, raw: str, name: str) -> object:
+        """`raw` decoded as `declared`, remembered in the memo (JsmTypeError if it does
+        not parse)."""
+        try:
+            return self._reader.decoded(raw, declared, name)
+        except JsmTypeError:
+            self.failed = name
+            raise
+
+
+class TypedReader:
+    """Reads pulsar-jms messages for one set of compiled selectors, decoding lazily.
+
+    `view(message)` is the mapping a selector reads: a typed property is decoded only
+    when the selector reads it (pulsar-jms's broker does the same), so a bad typed value
+    that evaluation never reaches goes unnoticed. Decoded values are remembered per reader
+    by (type, text), so a value seen before costs one lookup. A value that does not parse
+    raises `JsmTypeError` from the read, which makes the evaluation fail, and the view
+    remembers it in `TypedView.failed`.
+
+    One reader per compiled filter set (it is thread-safe: its memo only grows and is
+    cleared when full); one view per message or reused with `TypedView.rebind`.
+    """
+
+    __slots__ = ("_companions", "_java", "_memo")
+
+    #: Decoded values kept per reader before the memo starts over.
+    MEMO_SIZE = 1 << 16
+
+    def __init__(self, names: Collection[str], *, java: bool = False) -> None:
+        # The names read as plain properties on the fast path, with their companions.
+        self._companions = {n: n + TYPE_SUFFIX for n in names if n not in DERIVED_HEADERS}
+        self._java = java
+        self._memo: dict[tuple[str, str], object] = {}
+
+    def reads(self, destination: str | None = None) -> Reads:
+        """The `Reads` for typed evaluators judging messages sent to `destination`."""
+        return Reads(self, destination)
+
+    def view(
+        self,
+        message: Message,
+        destination: str | None = None,
+    ) -> TypedView:
+        """The lazy view of `message` (its `properties` and `headers`)."""
+        return TypedView(self, message.properties, message.headers, destination)
+
+    def decoded(self, raw: str, declared: str, name: str) -> object:
+        """`raw` decoded as `declared`, through the memo (JsmTypeError when it does not parse)."""
+        key = (declared, raw)
+        memo = self._memo
+        value = memo.get(key, _ABSENT)
+        if value is _ABSENT:
+            value = _typed(raw, declared, name, self._java)
+            if len(memo) >= self.MEMO_SIZE:
+                memo.clear()
+            memo[key] = value
+        return value
+
+
+class TypedView(Mapping[str, object]):
+    """One message as a selector reads it through a `TypedReader` (see there)."""
+
+    __slots__ = ("_companions", "_destination", "_heads", "_props", "_reader", "failed")
+
+    def __init__(
+        self,
+        reader: TypedReader,
+        props: Mapping[str, object],
+        heads: Mapping[str, object],
+        destination: str | None,
+    ) -> None:
+        self._reader = reader
+        self._companions = reader._companions
+        self._props = props
+        # None when there are no headers: the fast path tests it once per read.
+        self._heads = heads or None
+        self._destination = destination
+        #: The name whose typed value did not parse, once a read failed.
+        self.failed: str | None = None
+
+    def rebind(self, message: Message) -> None:
+        """Make this view show `message` (one view object for a whole batch)."""
+        self._props = message.properties
+        self._heads = message.headers or None
+        self.failed = None
+
+    def get(self, name: str, default: object = None) -> object:
+        companion = self._companions.get(name)
+        heads = self._heads
+        if companion is not None and (heads is None or name not in heads):
+            # The common case: a plain property, perhaps with a companion type.
+            props = self._props
+            raw = props.get(name)
+            if raw.__class__ is not str:
+                return default if raw is None else raw
+            declared = props.get(companion)
+            if declared.__class__ is not str:
+                declared = _SYSTEM_TYPES.get(name)
+                if declared is None:
+                    return raw
+            if declared == "string":
+                return raw
+            value = self._reader._memo.get((declared, raw), _ABSENT)
+            if value is not _ABSENT:
+                return value
+            try:
+                return self._reader.decoded(raw, declared, name)
+            except JsmTypeError:
+                self.failed = name
+                raise
+        try:
+            value = _decode_name(
+                self._props, heads or _NO_HEADERS, name, self._destination, self._reader._java
+            )
+        except JsmTypeError:
+            self.failed = name
+            raise
+        return default if value is _ABSENT else value
+
+    def __getitem__(self, name: str) -> object:
+        value = self.get(name, _ABSENT)
+        if value is _ABSENT:
+            raise KeyError(name)
+        return value
+
+    def __iter__(self) -> Iterator[str]:
+        names = self._props.keys() | (self._heads or _NO_HEADERS).keys() | DERIVED_HEADERS
+        return iter([n for n in names if self.get(n, _ABSENT) is not _ABSENT])
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
 
 
 def pulsar_message(

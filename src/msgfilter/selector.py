@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from .backends.python import compile_function
+from .backends.python.generator import TypedReads
 from .errors import EvaluationFailure, FilterPositionError, FilterSyntaxError
 from .filter import Filter
 from .limits import DEFAULT_LIMITS, Limits
@@ -109,6 +110,21 @@ class SelectorFilter(Filter):
             )
             self._outcome[mode] = function
         return function(message)
+
+    def typed_matches(self, reads: TypedReads) -> Any:
+        """`matches` reading typed properties as `reads` says: `f(props, headers, R, memo)`
+        (see `TypedReads`), each identifier read where evaluation reaches it and in the
+        order pulsar-jms's broker (ActiveMQ's selector code) evaluates. Compiled on first
+        use and kept with the filter."""
+        found = self._outcome.get("typed")
+        if found is None or found[0] != reads:
+            function, _ = compile_function(
+                self.tree, self.model, "truth", convert_strings=self.convert_strings,
+                typed=reads,
+            )
+            found = (reads, function)
+            self._outcome["typed"] = found
+        return found[1]
 
     @property
     def source(self) -> str:

@@ -20,8 +20,9 @@ from ..batch import BatchMode
 from ..engine import compile as compile_filter
 from ..errors import FilterError
 from ..filter import Filter
-from ..jsmtype import JsmTypeError, decode_properties, jms_destination
+from ..jsmtype import TYPED_READS, JsmTypeError, Reads, TypedReader, jms_destination
 from ..message import Message
+from ..selector import SelectorFilter
 from ..semantics.model import ValueModel
 from ..tags import RocketMQTagFilter, message_tag_code, pulsar_tag_filter
 from .config import FilterConfig
@@ -175,10 +176,39 @@ class JmsSelectorConfig(FilterConfig):
 
 @dataclass(frozen=True, slots=True)
 class _Check:
-    """One compiled selector and whether it reads the typed (decoded) view."""
+    """One compiled selector and whether it reads the typed (decoded) view.
+
+    `test` is its evaluator: when typed, `test(view, props, headers, R, memo)` over a
+    message's parts (`SelectorFilter.typed_matches`), which answers False and sets
+    `R.failed` where a typed read fails; else `filter.matches` of the message as it is.
+    """
 
     filter: Filter
     typed: bool
+    test: Callable[..., bool]
+
+
+def _check(f: Filter, typed: bool) -> _Check:
+    if not typed:
+        return _Check(f, False, f.matches)
+    if isinstance(f, SelectorFilter):
+        return _Check(f, True, f.typed_matches(TYPED_READS))
+    return _Check(f, True, _eager_test(f))
+
+
+def _eager_test(f: Filter) -> Callable[..., bool]:
+    """A typed test for a filter without a typed evaluator (not an SQL selector): its
+    names decoded before it runs."""
+    names, matches = f.identifiers, f.matches
+
+    def test(shown: Any, props: Any, heads: Any, reads: Reads, memo: Any) -> bool:
+        try:
+            view = {n: reads.read(props, heads, n) for n in names}
+        except JsmTypeError:
+            return False
+        return matches({n: v for n, v in view.items() if v is not None})
+
+    return test
 
 
 _MATCH, _SUBSCRIPTION_MISS, _CONSUMER_MISS, _ERROR = range(4)
@@ -186,36 +216,103 @@ _MATCH, _SUBSCRIPTION_MISS, _CONSUMER_MISS, _ERROR = range(4)
 
 @dataclass(frozen=True, slots=True)
 class _JmsPlan:
-    """What one subscription + consumer setting compiles to."""
+    """What one subscription + consumer setting compiles to.
+
+    `reader` decodes typed properties for the selectors that read the typed view, each
+    where evaluation reads it, with its own memo.
+    """
 
     subscription: tuple[_Check, ...]
     consumer: _Check | None
     reject: FilterResult
     names: frozenset[str]
     typed: bool
+    reader: TypedReader
 
     def judge(self, message: Message, destination: str | None) -> int:
-        """_MATCH, _SUBSCRIPTION_MISS, _CONSUMER_MISS or _ERROR for one message."""
-        view: Any = message
-        if self.typed:
-            try:
-                view = decode_properties(
-                    message.properties,  # type: ignore[arg-type]
-                    names=self.names,
-                    headers=message.headers,
-                    destination=destination,
-                )
-            except JsmTypeError:
-                return _ERROR
-        for check in self.subscription:
-            if not check.filter.matches(view if check.typed else message):
-                return _SUBSCRIPTION_MISS
+        """_MATCH, _SUBSCRIPTION_MISS, _CONSUMER_MISS or _ERROR for one message, judged as
+        pulsar-jms judges a single message: the subscription selectors first (a mismatch
+        ends it), then the consumer selector."""
+        return self.judge_all((message,), destination)[0]
+
+    def judge_all(
+        self, messages: tuple[Message, ...], destination: str | None, *, batch: bool = False
+    ) -> list[int]:
+        """`judge` for each message. With `batch` (a batch judged whole, pulsar-jms's
+        ANY), each message is judged as pulsar-jms's batch loop does: the consumer
+        selector first, then the subscription selectors, both always evaluated, so that
+        an error in either is seen."""
+        reads = self.reader.reads(destination)
+        memo = reads.memo
         consumer = self.consumer
-        if consumer is not None and not consumer.filter.matches(
-            view if consumer.typed else message
+        if (
+            len(self.subscription) == 1
+            and self.subscription[0].typed
+            and (consumer is None or (consumer.typed and not batch))
         ):
-            return _CONSUMER_MISS
-        return _MATCH
+            return self._sequential(messages, reads)
+        codes: list[int] = []
+        append = codes.append
+
+        def run(check: _Check, m: Message) -> bool:
+            if check.typed:
+                return check.test(m.view, m.properties, m.headers, reads, memo)
+            return check.test(m)
+
+        for m in messages:
+            code = _MATCH
+            if batch and consumer is not None:
+                if not run(consumer, m):
+                    code = _CONSUMER_MISS
+                    if reads.failed is not None:
+                        reads.failed = None
+                        append(_ERROR)
+                        continue
+                last_done = True
+            else:
+                last_done = False
+            for check in self.subscription:
+                if not run(check, m):
+                    code = _SUBSCRIPTION_MISS
+                    if reads.failed is not None:
+                        reads.failed = None
+                        code = _ERROR
+                    break
+            if code == _MATCH and consumer is not None and not last_done and not run(consumer, m):
+                code = _CONSUMER_MISS
+                if reads.failed is not None:
+                    reads.failed = None
+                    code = _ERROR
+            append(code)
+        return codes
+
+    def _sequential(self, messages: tuple[Message, ...], reads: Reads) -> list[int]:
+        """judge_all for one subscription test, then (not a batch judged whole) the
+        consumer's: the common case, kept lean since this loop is the filter's cost."""
+        memo = reads.memo
+        test = self.subscription[0].test
+        consumer = self.consumer
+        if consumer is None:
+            results = [test(m.view, m.properties, m.headers, reads, memo) for m in messages]
+            if reads.failed is None:
+                return [_MATCH if r else _SUBSCRIPTION_MISS for r in results]
+            # Rare: a read failed somewhere: judge again one by one to find where (the
+            # typed reads are memoised, and evaluation has no side effects).
+            reads.failed = None
+        last = consumer.test if consumer is not None else None
+        codes: list[int] = []
+        append = codes.append
+        for m in messages:
+            shown, props, heads = m.view, m.properties, m.headers
+            if not test(shown, props, heads, reads, memo):
+                append(_SUBSCRIPTION_MISS if reads.failed is None else _ERROR)
+                reads.failed = None
+            elif last is None or last(shown, props, heads, reads, memo):
+                append(_MATCH)
+            else:
+                append(_CONSUMER_MISS if reads.failed is None else _ERROR)
+                reads.failed = None
+        return codes
 
 
 def _text(value: object) -> str:
@@ -244,9 +341,10 @@ class JmsSelectorFilter(EntryFilter):
       subscription-level expression, in the dialect its type names.
 
     Without any selector every entry is ACCEPTed; marker entries always are. Messages are
-    evaluated through `msgfilter.jsmtype.decode_properties` (typed ``_jsmtype`` values,
-    derived JMS headers) for selectors in the ``jms`` dialect; a typed value that does not
-    parse makes the message an evaluation error, which REJECTs it.
+    evaluated through a `msgfilter.jsmtype.TypedReader` (typed ``_jsmtype`` values,
+    derived JMS headers) for selectors in the ``jms`` dialect, which decodes a typed
+    property only when evaluation reads it, as pulsar-jms does; a typed value that does
+    not parse, when read, makes the message an evaluation error, which REJECTs it.
 
     Batches, in `BatchMode.ANY` (pulsar-jms): an evaluation error anywhere REJECTs the
     entry; if every message fails the subscription selector, REJECT; if any message
@@ -279,9 +377,12 @@ class JmsSelectorFilter(EntryFilter):
         if entry.metadata.marker:
             return EntryDecision.uniform(FilterResult.ACCEPT, entry.size)
         destination = self._destination(plan, context)
-        codes = [plan.judge(m, destination) for m in entry.messages]
-        if self.config.batch_mode is BatchMode.EXACT or not entry.is_batch:
-            return EntryDecision.per_message(self._result(code, plan.reject) for code in codes)
+        whole = entry.is_batch and self.config.batch_mode is not BatchMode.EXACT
+        codes = plan.judge_all(entry.messages, destination, batch=whole)
+        if not whole:
+            # One result per code, looked up: _MATCH, _SUBSCRIPTION_MISS, _CONSUMER_MISS, _ERROR.
+            results = (FilterResult.ACCEPT, FilterResult.REJECT, plan.reject, FilterResult.REJECT)
+            return EntryDecision.per_message(map(results.__getitem__, codes))
         return EntryDecision.uniform(self._batch_result(codes, plan), entry.size)
 
     def consumer_filter(self, context: FilterContext) -> ConsumerFilter:
@@ -307,14 +408,6 @@ class JmsSelectorFilter(EntryFilter):
         self._plans.clear()
 
     # -- internals --
-
-    @staticmethod
-    def _result(code: int, reject: FilterResult) -> FilterResult:
-        if code == _MATCH:
-            return FilterResult.ACCEPT
-        if code == _CONSUMER_MISS:
-            return reject
-        return FilterResult.REJECT
 
     @staticmethod
     def _batch_result(codes: list[int], plan: _JmsPlan) -> FilterResult:
@@ -362,15 +455,15 @@ class JmsSelectorFilter(EntryFilter):
             checks: list[_Check] = []
             text = _text(sub_selector)
             if text:
-                checks.append(_Check(compile_filter(text, cfg.dialect), typed))
+                checks.append(_check(compile_filter(text, cfg.dialect), typed))
             if expression is not None:
                 dialect = expression_dialect(_text(expression_type) or None)
                 f = compile_filter(_text(expression), dialect)
                 # Only the JMS value model reads pulsar-jms's typed view.
-                checks.append(_Check(f, typed and f.model is ValueModel.JMS))
+                checks.append(_check(f, typed and f.model is ValueModel.JMS))
             consumer_text = _text(consumer_selector)
             consumer = (
-                _Check(compile_filter(consumer_text, cfg.dialect), typed)
+                _check(compile_filter(consumer_text, cfg.dialect), typed)
                 if consumer_text
                 else None
             )
@@ -384,7 +477,9 @@ class JmsSelectorFilter(EntryFilter):
         for check in (*checks, consumer):
             if check is not None and check.typed:
                 names |= check.filter.identifiers
-        return _JmsPlan(tuple(checks), consumer, reject, frozenset(names), typed)
+        return _JmsPlan(
+            tuple(checks), consumer, reject, frozenset(names), typed, TypedReader(names)
+        )
 
 
 def validate_subscription_properties(

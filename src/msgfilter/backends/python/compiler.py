@@ -8,22 +8,22 @@ from typing import Any
 
 from ...semantics.model import ValueModel
 from ...syntax import nodes as n
-from .generator import Generator
+from .generator import Generator, TypedReads
 from .runtime import build
 from .tables import TABLES
 
 
 def generate(
     tree: n.Expr, model: ValueModel, mode: str, default: str | None = None,
-    convert_strings: bool = False,
+    convert_strings: bool = False, typed: TypedReads | None = None,
 ) -> tuple[str, tuple[object, ...]]:
     """The source of one function (`matches` for mode "truth", `evaluate` for "tri")
     and the constants its `_bind` takes. `default` is what it returns when evaluation
     raises (the exception is `_e`): by default FALSE for `matches`, UNKNOWN for
-    `evaluate`."""
+    `evaluate`. With `typed`, the function reads a message as `TypedReads` says."""
     table = TABLES[model]
-    optimistic = default is None and table.optimistic
-    gen = Generator(table.handlers, convert_strings, optimistic)
+    optimistic = default is None and table.optimistic and typed is None
+    gen = Generator(table.handlers, convert_strings, optimistic, typed)
     gen.count_uses(tree)
     name, fallback = ("matches", "False") if mode == "truth" else ("evaluate", "None")
     top = table.top.get(type(tree))
@@ -55,18 +55,22 @@ class _Careful:
 
 def compile_function(
     tree: n.Expr | None, model: ValueModel, mode: str, *, default: str | None = None,
-    convert_strings: bool = False,
-) -> tuple[Callable[[Any], Any], str]:
+    convert_strings: bool = False, typed: TypedReads | None = None,
+) -> tuple[Callable[..., Any], str]:
     """The evaluator of a checked tree and its source: `matches` for mode "truth",
     `evaluate` for "tri" (None: the empty selector, TRUE for every message). `default`
     is what it answers where evaluation raises (see `generate`; "_failed(_e)" gives an
-    `EvaluationFailure`)."""
+    `EvaluationFailure`). `typed`: the evaluator reads as `TypedReads` says."""
     if tree is None:
-        return _always_true, ""
-    source, consts = generate(tree, model, mode, default, convert_strings)
+        return (_always_true_typed if typed is not None else _always_true), ""
+    source, consts = generate(tree, model, mode, default, convert_strings, typed)
     function: Callable[[Any], Any] = build(source, consts)
     return function, source
 
 
 def _always_true(message: object) -> bool:
+    return True
+
+
+def _always_true_typed(*message: object) -> bool:
     return True

@@ -39,7 +39,11 @@ class Generator:
         handlers: Mapping[type[n.Node], Handlers],
         convert_strings: bool = False,
         optimistic: bool = False,
+        typed: TypedReads | None = None,
     ) -> None:
+        #: Read identifiers through a typed-property reader (see `TypedReads`) instead of
+        #: `m.get`: each read where evaluation reaches it, never loaded up front.
+        self.typed = typed
         #: Test equality before the value's class (one operation when values differ, the
         #: common case). An odd value's __eq__ may then run and raise: such a function
         #: hands the message to a fallback generated without this shortcut.
@@ -106,6 +110,8 @@ class Generator:
     # -- entry points ---------------------------------------------------------------------
 
     def function(self, fname: str, body: str, default: str) -> str:
+        if self.typed is not None:
+            return self._typed_function(fname, body, default)
         loads = "".join(
             f"            {local} = m.get({self.const(name)})\n"
             for name, local in self.scope.idents.items()
@@ -125,6 +131,38 @@ class Generator:
             f"            return {default}\n"
         )
 
+    def _typed_function(self, fname: str, body: str, default: str) -> str:
+        # A split-off part lets a failed read propagate: the whole evaluation fails.
+        if fname != "matches" and fname != "evaluate":
+            return f"    def {fname}(V, P, H, R, M):\n        return {body}\n"
+        return (
+            f"    def {fname}(V, P, H, R, M):\n"
+            f"        try:\n"
+            f"            return {body}\n"
+            f"        except Exception as _e:\n"
+            f"            return {default}\n"
+        )
+
+    def typed_read(self, name: str) -> str:
+        """The expression reading identifier `name` in a typed evaluator: `R.read` for
+        the names the reader derives, else inline: a value that is not a string or has no
+        string companion is the value as `V` shows it; a typed one is `R.read` when it is a
+        header, else the memo `M` by (type, text), else `R.decode` (which fills the memo,
+        or raises)."""
+        typed = self.typed
+        assert typed is not None
+        k = self.const(name)
+        if name in typed.derived:
+            return f"R.read(P, H, {k})"
+        kt = self.const(name + typed.suffix)
+        miss = self.const(_MISS, ("typed-miss",))
+        x, t, v = self.temp(), self.temp(), self.temp()
+        return (
+            f"({x} if ({x} := V.get({k})).__class__ is not str or ({t} := P.get({kt}))"
+            f".__class__ is not str else R.read(P, H, {k}) if {k} in H else {v} if ({v} := "
+            f"M.get(({t}, {x}), {miss})) is not {miss} else R.decode({t}, {x}, {k}))"
+        )
+
     def emit(self, mode: str, node: n.Expr) -> str:
         if node.depth >= _SPLIT_HEIGHT and node.depth % _SPLIT_HEIGHT == 0:
             return self._split(mode, node)
@@ -141,7 +179,7 @@ class Generator:
         name = f"_s{len(self.subs)}"
         self.subs.append(self.function(name, body, "None"))
         self.scope = outer
-        call = f"{name}(m)"
+        call = f"{name}(V, P, H, R, M)" if self.typed is not None else f"{name}(m)"
         if mode == "truth":
             return f"({call} is True)"
         if mode == "falsity":
@@ -167,6 +205,9 @@ class Generator:
         places is loaded once at the top of the function. Any other operand is bound
         to a temporary so that it is computed once."""
         if isinstance(node, n.Ident):
+            if self.typed is not None:
+                tmp = self.temp()
+                return f"({tmp} := {self.typed_read(node.name)})", tmp
             if self.uses.get(node.name, 0) > 1:
                 local = self.ident(node.name)
                 return local, local
@@ -174,6 +215,27 @@ class Generator:
             return f"({tmp} := m.get({self.const(node.name)}))", tmp
         tmp = self.temp()
         return f"({tmp} := {self.value(node)})", tmp
+
+
+@dataclass(frozen=True, slots=True)
+class TypedReads:
+    """How a typed evaluator reads a message (pulsar-jms's typed properties).
+
+    Such an evaluator is `f(V, P, H, R, M)`: `V` what the message shows under each name
+    (a header wins over a property: `Message.view`), `P` its properties, `H` its header
+    fields, `R` a reader with `read(P, H, name)` (the
+    whole rule for one name) and `decode(type, text, name)` (one typed text, remembered
+    in `M`, or an exception), `M` the memo (type, text) -> value. Names in `derived`
+    always go through `R.read`; the type of `name` is property `name + suffix`.
+    It answers like `matches`, and False where a read raised.
+    """
+
+    derived: frozenset[str]
+    suffix: str
+
+
+#: What the memo answers for a (type, text) it does not hold.
+_MISS = object()
 
 
 def _hashable(value: object) -> bool:

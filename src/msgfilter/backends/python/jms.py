@@ -296,6 +296,10 @@ def _not_truth(g: Generator, node: n.Not) -> str:
 
 
 def _not_falsity(g: Generator, node: n.Not) -> str:
+    if g.typed is not None:
+        # The broker evaluates NOT's operand fully (ActiveMQ's evaluate(), not matches()):
+        # an AND in it goes on past an UNKNOWN operand, and may read more.
+        return f"({g.tri(node.operand)} is True)"
     return g.truth(node.operand)
 
 
@@ -327,6 +331,10 @@ def or_truth(g: Generator, node: n.Or) -> str:
 
 
 def _or_falsity(g: Generator, node: n.Or) -> str:
+    if g.typed is not None:
+        # FALSE needs every operand FALSE, but the broker's OR (evaluate()) stops only at
+        # TRUE: past an UNKNOWN operand it reads the next one.
+        return f"({or_tri(g, node)} is False)"
     return "(" + " and ".join(g.falsity(o) for o in node.operands) + ")"
 
 

@@ -1,0 +1,445 @@
+"""Reading and writing the bytes of a stored Pulsar entry (Pulsar's layout, exactly).
+
+An entry, as the producer sends it and the broker stores it::
+
+    [0x0e02][u32 size][BrokerEntryMetadata]   only if the broker adds it; skipped
+    [0x0e01][u32 CRC32C of the rest]          optional checksum
+    [u32 metadata size][MessageMetadata]
+    [payload]                                 compressed as one unit
+
+and a batched payload, once decompressed, is ``num_messages_in_batch`` times
+``[u32 size][SingleMessageMetadata][payload_size bytes]``. All integers are big-endian.
+protobuf reads and writes the metadata (classes generated from pulsar_entry.proto),
+crc32c the checksum, cramjam and zlib the payload.
+"""
+
+from __future__ import annotations
+
+import enum
+import struct
+from collections.abc import Iterable, Sequence
+from operator import attrgetter
+from typing import Final
+
+import crc32c
+from google.protobuf.message import DecodeError
+
+from . import pulsar_entry_pb2 as pb
+from .compression import (
+    CODEC_NUMBERS,
+    CODECS,
+    DEFAULT_MAX_UNCOMPRESSED,
+    codec_name,
+    compress,
+    decompress,
+)
+from .errors import EncryptedEntryError, EntryFormatError
+from .model import BatchMessage, BatchMetadata
+
+CHECKSUM_MAGIC: Final = b"\x0e\x01"
+BROKER_ENTRY_METADATA_MAGIC: Final = b"\x0e\x02"
+
+_U32 = struct.Struct(">I")
+_KV = attrgetter("key", "value")
+_Single = pb.SingleMessageMetadata
+#: MessageMetadata fields that BatchMetadata holds as attributes, or that encode_batch
+#: writes from the payload; every other field travels in BatchMetadata.extra.
+_MODELED = (
+    "producer_name", "sequence_id", "publish_time", "properties", "compression",
+    "partition_key", "partition_key_b64_encoded", "ordering_key", "event_time",
+    "replicated_from", "replicate_to", "schema_version", "deliver_at_time", "marker_type",
+    "highest_sequence_id", "uncompressed_size", "num_messages_in_batch",
+)
+_REQUIRED = ("producer_name", "sequence_id", "publish_time")
+
+
+class _Same(enum.Enum):
+    """encode_batch's default compression: the one `BatchMetadata.compression` names."""
+
+    SAME = "same"
+
+
+SAME = _Same.SAME
+
+
+class _Frame:
+    """The parts of an entry: the metadata message, and where the payload is."""
+
+    __slots__ = ("metadata", "payload", "payload_offset")
+
+    def __init__(self, metadata: pb.MessageMetadata, payload: memoryview, offset: int) -> None:
+        self.metadata = metadata
+        self.payload = payload
+        self.payload_offset = offset
+
+
+def _u32(view: memoryview, offset: int, what: str) -> int:
+    if offset + 4 > len(view):
+        raise EntryFormatError(f"the entry ends inside the {what}", offset)
+    return int(_U32.unpack_from(view, offset)[0])
+
+
+def _frame(entry: bytes | bytearray | memoryview) -> _Frame:
+    view = memoryview(entry).cast("B")
+    offset = 0
+    if bytes(view[:2]) == BROKER_ENTRY_METADATA_MAGIC:
+        size = _u32(view, 2, "broker entry metadata size")
+        offset = 6 + size
+        if offset > len(view):
+            raise EntryFormatError(
+                f"broker entry metadata of {size} bytes runs past the end of the entry", 2
+            )
+    if bytes(view[offset : offset + 2]) == CHECKSUM_MAGIC:
+        stored = _u32(view, offset + 2, "checksum")
+        actual = crc32c.crc32c(view[offset + 6 :])
+        if stored != actual:
+            raise EntryFormatError(
+                f"checksum mismatch: stored {stored:#010x}, computed {actual:#010x}",
+                offset + 2,
+            )
+        offset += 6
+    size = _u32(view, offset, "metadata size")
+    start = offset + 4
+    if start + size > len(view):
+        raise EntryFormatError(
+            f"metadata size {size} runs past the end of the entry ({len(view)} bytes)", offset
+        )
+    metadata = pb.MessageMetadata()
+    try:
+        metadata.ParseFromString(bytes(view[start : start + size]))
+    except DecodeError as error:
+        raise EntryFormatError(f"MessageMetadata does not parse: {error}", start) from None
+    if not metadata.IsInitialized():
+        missing = ", ".join(n for n in _REQUIRED if not metadata.HasField(n))
+        raise EntryFormatError(f"MessageMetadata lacks required fields: {missing}", start)
+    return _Frame(metadata, view[start + size :], start + size)
+
+
+def _optional(message: object, name: str) -> object:
+    return getattr(message, name) if message.HasField(name) else None  # type: ignore[attr-defined]
+
+
+def _metadata(m: pb.MessageMetadata) -> BatchMetadata:
+    if m.compression not in CODECS:
+        raise EntryFormatError(f"unknown compression type {m.compression}", 0, "metadata")
+    rest = pb.MessageMetadata()
+    rest.CopyFrom(m)
+    for name in _MODELED:
+        rest.ClearField(name)
+    batched = m.HasField("num_messages_in_batch")
+    if not batched:
+        # The one message's own flags: BatchMessage holds them.
+        rest.ClearField("null_value")
+        rest.ClearField("null_partition_key")
+    return BatchMetadata(
+        producer_name=m.producer_name,
+        sequence_id=m.sequence_id,
+        publish_time=m.publish_time,
+        properties=tuple(map(_KV, m.properties)),
+        compression=CODECS[m.compression],
+        batched=batched,
+        partition_key=_optional(m, "partition_key"),  # type: ignore[arg-type]
+        partition_key_b64_encoded=m.partition_key_b64_encoded,
+        ordering_key=_optional(m, "ordering_key"),  # type: ignore[arg-type]
+        event_time=_optional(m, "event_time"),  # type: ignore[arg-type]
+        replicated_from=_optional(m, "replicated_from"),  # type: ignore[arg-type]
+        replicate_to=tuple(m.replicate_to),
+        schema_version=_optional(m, "schema_version"),  # type: ignore[arg-type]
+        deliver_at_time=_optional(m, "deliver_at_time"),  # type: ignore[arg-type]
+        marker_type=_optional(m, "marker_type"),  # type: ignore[arg-type]
+        highest_sequence_id=_optional(m, "highest_sequence_id"),  # type: ignore[arg-type]
+        encrypted=len(m.encryption_keys) > 0,
+        extra=rest.SerializePartialToString(),
+    )
+
+
+def decode_metadata(entry: bytes | bytearray | memoryview) -> BatchMetadata:
+    """The entry's metadata, without touching its payload (also for encrypted entries).
+
+    Checks the checksum when there is one. Raises `EntryFormatError`.
+    """
+    return _metadata(_frame(entry).metadata)
+
+
+def decode_batch(
+    entry: bytes | bytearray | memoryview,
+    *,
+    max_uncompressed_size: int = DEFAULT_MAX_UNCOMPRESSED,
+) -> tuple[BatchMetadata, tuple[BatchMessage, ...]]:
+    """The metadata and the messages of one stored entry, in batch order.
+
+    A non-batched entry gives one message, made of the entry's payload and its
+    properties, key, event time and sequence id. Raises `EntryFormatError` for anything
+    malformed (with what and where), `EncryptedEntryError` for an encrypted entry. A
+    payload whose declared uncompressed size is above `max_uncompressed_size` is refused
+    before anything is allocated for it.
+    """
+    frame = _frame(entry)
+    m = frame.metadata
+    meta = _metadata(m)
+    if meta.encrypted:
+        raise EncryptedEntryError(
+            "the entry is encrypted (encryption_keys present): its payload is not decoded"
+        )
+    payload = _payload(frame, meta.compression, max_uncompressed_size)
+    if not meta.batched:
+        single = BatchMessage(
+            payload=payload,
+            properties=meta.properties,
+            partition_key=meta.partition_key,
+            partition_key_b64_encoded=meta.partition_key_b64_encoded,
+            ordering_key=meta.ordering_key,
+            event_time=meta.event_time,
+            sequence_id=meta.sequence_id,
+            null_value=m.null_value,
+            null_partition_key=m.null_partition_key,
+        )
+        return meta, (single,)
+    return meta, _messages(payload, m.num_messages_in_batch)
+
+
+def decode_payload(
+    entry: bytes | bytearray | memoryview,
+    *,
+    max_uncompressed_size: int = DEFAULT_MAX_UNCOMPRESSED,
+) -> bytes:
+    """The entry's payload, decompressed (for a batch: the messages, each after its
+    ``SingleMessageMetadata``, as Pulsar's batch readers take it). Raises
+    `EntryFormatError`, or `EncryptedEntryError` for an encrypted entry."""
+    frame = _frame(entry)
+    meta = _metadata(frame.metadata)
+    if meta.encrypted:
+        raise EncryptedEntryError(
+            "the entry is encrypted (encryption_keys present): its payload is not decoded"
+        )
+    return _payload(frame, meta.compression, max_uncompressed_size)
+
+
+def _payload(frame: _Frame, codec: str, cap: int) -> bytes:
+    m = frame.metadata
+    data = frame.payload
+    if codec == "NONE":
+        if m.HasField("uncompressed_size") and m.uncompressed_size != len(data):
+            raise EntryFormatError(
+                f"uncompressed_size {m.uncompressed_size} disagrees with the "
+                f"{len(data)}-byte uncompressed payload",
+                frame.payload_offset,
+            )
+        if len(data) > cap:
+            raise EntryFormatError(
+                f"the payload of {len(data)} bytes is above the cap of {cap}",
+                frame.payload_offset,
+            )
+        return bytes(data)
+    if not m.HasField("uncompressed_size"):
+        raise EntryFormatError(
+            f"a {codec} payload without uncompressed_size", frame.payload_offset
+        )
+    size = m.uncompressed_size
+    if size > cap:
+        raise EntryFormatError(
+            f"uncompressed_size {size} is above the cap of {cap}", frame.payload_offset
+        )
+    return decompress(codec, data, size, frame.payload_offset)
+
+
+def _messages(payload: bytes, count: int) -> tuple[BatchMessage, ...]:
+    end = len(payload)
+    # Each message takes at least 6 bytes (a size and a payload_size field): a larger
+    # count cannot be right, and is refused before any work.
+    if count < 0 or count * 6 > end:
+        raise EntryFormatError(
+            f"num_messages_in_batch {count} cannot fit in a {end}-byte payload", 0, "payload"
+        )
+    unpack = _U32.unpack_from
+    parse = _Single.FromString
+    out: list[BatchMessage] = []
+    append = out.append
+    offset = 0
+    for index in range(count):
+        if offset + 4 > end:
+            raise EntryFormatError(
+                f"message {index} of {count}: the payload ends inside its metadata size",
+                offset,
+                "payload",
+            )
+        size = unpack(payload, offset)[0]
+        start = offset + 4
+        stop = start + size
+        if stop > end:
+            raise EntryFormatError(
+                f"message {index}: metadata size {size} runs past the end", offset, "payload"
+            )
+        raw = payload[start:stop]
+        try:
+            s = parse(raw)
+        except DecodeError as error:
+            raise EntryFormatError(
+                f"message {index}: SingleMessageMetadata does not parse: {error}",
+                start,
+                "payload",
+            ) from None
+        if not s.HasField("payload_size"):
+            raise EntryFormatError(
+                f"message {index}: SingleMessageMetadata lacks payload_size", start, "payload"
+            )
+        data_size = s.payload_size
+        offset = stop + data_size
+        if data_size < 0 or offset > end:
+            raise EntryFormatError(
+                f"message {index}: payload_size {data_size} runs past the end",
+                start,
+                "payload",
+            )
+        message = BatchMessage(
+            payload[stop:offset],
+            tuple(map(_KV, s.properties)) if s.properties else (),
+            s.partition_key if s.HasField("partition_key") else None,
+            s.partition_key_b64_encoded,
+            s.ordering_key if s.HasField("ordering_key") else None,
+            s.event_time if s.HasField("event_time") else None,
+            s.sequence_id if s.HasField("sequence_id") else None,
+            s.null_value,
+            s.null_partition_key,
+            s.compacted_out,
+        )
+        object.__setattr__(message, "raw_metadata", raw)
+        append(message)
+    if offset != end:
+        raise EntryFormatError(
+            f"num_messages_in_batch is {count}, but {end - offset} bytes follow "
+            + (f"message {count - 1}" if count else "the metadata"),
+            offset,
+            "payload",
+        )
+    return tuple(out)
+
+
+# --- writing -------------------------------------------------------------------------------
+
+
+def _single_metadata(message: BatchMessage) -> bytes:
+    s = _Single(payload_size=len(message.payload))
+    for key, value in message.properties:
+        s.properties.add(key=key, value=value)
+    if message.partition_key is not None:
+        s.partition_key = message.partition_key
+    if message.compacted_out:
+        s.compacted_out = True
+    if message.event_time is not None:
+        s.event_time = message.event_time
+    if message.partition_key_b64_encoded:
+        s.partition_key_b64_encoded = True
+    if message.ordering_key is not None:
+        s.ordering_key = message.ordering_key
+    if message.sequence_id is not None:
+        s.sequence_id = message.sequence_id
+    if message.null_value:
+        s.null_value = True
+    if message.null_partition_key:
+        s.null_partition_key = True
+    return s.SerializeToString()
+
+
+def encode_payload(messages: Iterable[BatchMessage]) -> bytes:
+    """The uncompressed batch payload of `messages`.
+
+    A message read from an entry and not changed is written with the metadata bytes it
+    was read from.
+    """
+    parts: list[bytes] = []
+    append = parts.append
+    pack = _U32.pack
+    for message in messages:
+        raw = message.raw_metadata
+        if raw is None:
+            raw = _single_metadata(message)
+        append(pack(len(raw)))
+        append(raw)
+        append(message.payload)
+    return b"".join(parts)
+
+
+def _entry_metadata(
+    meta: BatchMetadata, codec: str, count: int | None, uncompressed: int
+) -> pb.MessageMetadata:
+    m = pb.MessageMetadata()
+    if meta.extra:
+        try:
+            m.ParseFromString(meta.extra)
+        except DecodeError as error:
+            raise ValueError(f"BatchMetadata.extra is not MessageMetadata bytes: {error}") from None
+    m.producer_name = meta.producer_name
+    m.sequence_id = meta.sequence_id
+    m.publish_time = meta.publish_time
+    for key, value in meta.properties:
+        m.properties.add(key=key, value=value)
+    if meta.replicated_from is not None:
+        m.replicated_from = meta.replicated_from
+    if meta.partition_key is not None:
+        m.partition_key = meta.partition_key
+    m.replicate_to.extend(meta.replicate_to)
+    if codec != "NONE":
+        m.compression = CODEC_NUMBERS[codec]
+        m.uncompressed_size = uncompressed
+    if count is not None:
+        m.num_messages_in_batch = count
+    if meta.event_time is not None:
+        m.event_time = meta.event_time
+    if meta.schema_version is not None:
+        m.schema_version = meta.schema_version
+    if meta.partition_key_b64_encoded:
+        m.partition_key_b64_encoded = True
+    if meta.ordering_key is not None:
+        m.ordering_key = meta.ordering_key
+    if meta.deliver_at_time is not None:
+        m.deliver_at_time = meta.deliver_at_time
+    if meta.marker_type is not None:
+        m.marker_type = meta.marker_type
+    if meta.highest_sequence_id is not None:
+        m.highest_sequence_id = meta.highest_sequence_id
+    return m
+
+
+def encode_batch(
+    meta: BatchMetadata,
+    messages: Sequence[BatchMessage],
+    compression: str | _Same | None = SAME,
+    *,
+    checksum: bool = True,
+) -> bytes:
+    """The bytes of an entry holding `messages` under `meta`, as Pulsar stores it.
+
+    `compression` is ``None``/``"NONE"``, ``"LZ4"``, ``"ZLIB"``, ``"ZSTD"`` or ``"SNAPPY"``
+    (any case); left out, it is `meta.compression`. ``num_messages_in_batch`` and
+    ``uncompressed_size`` are written from the messages (the size only when compressing,
+    as the C++ client does). With `checksum` (the default) the entry starts with the
+    magic 0x0e01 and the CRC32C of the rest.
+
+    For `meta.batched` False (the non-batched format) give exactly one message: its
+    payload is the entry's payload, and the entry's properties, key and event time are
+    `meta`'s.
+    """
+    codec = meta.compression if compression is SAME else codec_name(compression)
+    if meta.batched:
+        payload = encode_payload(messages)
+        count: int | None = len(messages)
+    else:
+        if len(messages) != 1:
+            raise ValueError(
+                f"a non-batched entry holds exactly one message, not {len(messages)}"
+            )
+        payload = messages[0].payload
+        count = None
+    m = _entry_metadata(meta, codec, count, len(payload))
+    if not meta.batched:
+        if messages[0].null_value:
+            m.null_value = True
+        if messages[0].null_partition_key:
+            m.null_partition_key = True
+    body = compress(codec, payload)
+    raw = m.SerializeToString()
+    framed = b"".join((_U32.pack(len(raw)), raw, body))
+    if not checksum:
+        return framed
+    return b"".join((CHECKSUM_MAGIC, _U32.pack(crc32c.crc32c(framed)), framed))

@@ -1,0 +1,98 @@
+"""What a stored Pulsar entry holds: its metadata and its messages, as plain values."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..jsmtype import pulsar_message
+from ..message import Message
+from .compression import codec_name
+
+Properties = tuple[tuple[str, str], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class BatchMetadata:
+    """An entry's ``MessageMetadata``: what the producer stamped on the entry as a whole.
+
+    `properties` are (key, value) pairs in stored order. `compression` is the codec name
+    (``NONE``, ``LZ4``, ``ZLIB``, ``ZSTD``, ``SNAPPY``). `batched` is False for an entry in
+    the non-batched format (no ``num_messages_in_batch``: the payload is one message, whose
+    properties, key and event time are the entry's). Optional fields are None when absent.
+    `encrypted` is True when the entry has ``encryption_keys`` (its payload is never
+    decoded). `extra` holds every other field as protobuf bytes (encryption keys,
+    transaction ids, chunking, schema id, fields newer than msgfilter), so that an entry
+    re-encoded from this metadata keeps them, even after `dataclasses.replace`.
+
+    The sizes of the payload (``num_messages_in_batch``, ``uncompressed_size``) are not
+    here: `msgfilter.pulsar.encode_batch` writes them from the messages it is given.
+    """
+
+    producer_name: str
+    sequence_id: int
+    publish_time: int
+    properties: Properties = ()
+    compression: str = "NONE"
+    batched: bool = True
+    partition_key: str | None = None
+    partition_key_b64_encoded: bool = False
+    ordering_key: bytes | None = None
+    event_time: int | None = None
+    replicated_from: str | None = None
+    replicate_to: tuple[str, ...] = ()
+    schema_version: bytes | None = None
+    deliver_at_time: int | None = None
+    marker_type: int | None = None
+    highest_sequence_id: int | None = None
+    encrypted: bool = False
+    extra: bytes = b""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "compression", codec_name(self.compression))
+
+    @property
+    def marker(self) -> bool:
+        """True for a broker-internal marker entry (``marker_type`` set)."""
+        return self.marker_type is not None
+
+
+@dataclass(frozen=True, slots=True)
+class BatchMessage:
+    """One message of an entry: its ``SingleMessageMetadata`` and payload bytes.
+
+    A null value is `null_value` True with an empty payload; a message the broker's
+    compaction removed is `compacted_out` True (consumers skip it, its slot keeps the
+    batch indexes of the others). Optional fields are None when absent.
+
+    A message read by `msgfilter.pulsar.decode_batch` remembers its metadata bytes as read
+    and is written back with exactly those bytes (unknown fields included) as long as it
+    is not changed; a changed copy (`dataclasses.replace`) is written from its fields.
+    """
+
+    payload: bytes = b""
+    properties: Properties = ()
+    partition_key: str | None = None
+    partition_key_b64_encoded: bool = False
+    ordering_key: bytes | None = None
+    event_time: int | None = None
+    sequence_id: int | None = None
+    null_value: bool = False
+    null_partition_key: bool = False
+    compacted_out: bool = False
+    #: The SingleMessageMetadata bytes this message was read from (None when built).
+    raw_metadata: bytes | None = field(default=None, init=False, repr=False, compare=False)
+
+    def property_map(self) -> dict[str, str]:
+        """The properties as a dict (a repeated key: the last value, as Pulsar's clients)."""
+        return dict(self.properties)
+
+    def to_message(self) -> Message:
+        """The `msgfilter.Message` a filter reads: string properties, and the partition
+        key, event time and sequence id as pulsar-jms's headers (see
+        `msgfilter.jsmtype.pulsar_message`)."""
+        return pulsar_message(
+            dict(self.properties),
+            partition_key=self.partition_key,
+            event_time=self.event_time,
+            sequence_id=self.sequence_id,
+        )
