@@ -7,10 +7,13 @@ STAMP := $(VENV)/.installed
 
 .PHONY: demo eval-demo test lint typecheck unit bench clean
 
+# pip -qq: errors only. A host's pip configuration may name package indexes or wheel
+# folders that do not exist there, and pip warns about each one on every install; a
+# failed install still prints its error and stops make.
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[dev]'
+	$(PY) -m pip install -qq --upgrade pip
+	$(PY) -m pip install -qq -e '.[dev]'
 	touch $(STAMP)
 
 demo: $(STAMP)
