@@ -97,6 +97,20 @@ _DIALECTS: tuple[Dialect, ...] = (
         boolean_literal_check=True,
         max_exact=None,
     ),
+    _sql(
+        "qpid", "Qpid Broker-J's selectors, quirks and Java types", ValueModel.QPID,
+        keywords=_SQL92_KEYWORDS,
+        tight_not=True,
+        not_over_equality=True,
+        modulo=True,
+        unicode_identifiers=False,
+        comments=True,
+        line_comment_needs_eol=True,
+        fold_negation=False,
+        escape_utf16=True,
+        boolean_literal_check=True,
+        max_exact=None,
+    ),
     # A tag filter class is its dialect: it is also built directly (not only through
     # `compile`), so the class module holds the name and the model it stamps on filters.
     Dialect(

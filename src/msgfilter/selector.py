@@ -55,7 +55,7 @@ class SelectorFilter(Filter):
             if tree is None and not grammar.empty_matches_all:
                 raise FilterSyntaxError("empty expression", body, len(body), ("an expression",))
             if tree is not None:
-                tree = check(tree, body, grammar)
+                tree = check(tree, body, grammar, model)
         except FilterPositionError as error:
             if not convert:
                 raise

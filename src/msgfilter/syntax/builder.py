@@ -212,7 +212,7 @@ class Builder(Transformer[Token, n.Expr | None]):
 
     @staticmethod
     def _negated(c: list[Any]) -> bool:
-        return any(isinstance(t, Token) and t.type in ("NOT", "TNOT") for t in c[1:3])
+        return any(isinstance(t, Token) and t.type in ("NOT", "TNOT", "ENOT") for t in c[1:3])
 
     def like(self, c: list[Any]) -> n.Expr:
         operand = c[0]

@@ -91,7 +91,7 @@ def tokenize(text: str, dialect: Grammar, limits: Limits) -> list[Token]:
             word = text[pos:stop]
             upper = word.upper() if word.isascii() else ""
             if upper in keywords:
-                kind = "TNOT" if upper == "NOT" and dialect.tight_not else upper
+                kind = not_kind(dialect) if upper == "NOT" else upper
             else:
                 kind = "IDENT"
             tokens.append(Token(kind, word, start_pos=pos, end_pos=stop))
@@ -195,3 +195,11 @@ def check_length(text: str, limits: Limits) -> None:
         raise FilterLimitError(
             f"expression longer than {limits.max_length} characters", text, limits.max_length
         )
+
+
+def not_kind(dialect: Grammar) -> str:
+    """The token NOT is in the dialect: SQL92's loose NOT, the tight unary TNOT, or ENOT,
+    the unary NOT over an equality (Qpid)."""
+    if not dialect.tight_not:
+        return "NOT"
+    return "ENOT" if dialect.not_over_equality else "TNOT"

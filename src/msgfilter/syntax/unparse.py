@@ -76,6 +76,9 @@ def _text(node: n.Expr, d: Grammar) -> tuple[str, int]:
         case n.IsNull(operand=operand):
             return f"{at(operand, _EQUALITY)} IS {negated}NULL", _EQUALITY
         case n.Not(operand=operand):
+            if d.not_over_equality:
+                # Its operand runs on to the right like a loose NOT's: parenthesised as one.
+                return f"NOT {at(operand, _EQUALITY)}", _NOT
             if d.tight_not:
                 return f"NOT {at(operand, _UNARY)}", _UNARY
             return f"NOT {at(operand, _NOT)}", _NOT
