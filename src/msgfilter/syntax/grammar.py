@@ -40,6 +40,9 @@ class Grammar:
     hex_octal: bool = True
     #: Identifiers of Java identifier characters (Unicode) rather than ASCII only.
     unicode_identifiers: bool = True
+    #: Double-quoted identifiers (`"property-with-hyphen" = 'x'`, `""` is one quote
+    #: inside): Artemis's and Qpid's QUOTED_ID. The name is any text, keywords included.
+    quoted_identifiers: bool = False
     #: SQL comments `/* ... */` and `-- ...`.
     comments: bool = False
     #: A `--` comment must end with a line break; without one `--` is two minus signs.

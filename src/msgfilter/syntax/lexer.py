@@ -27,6 +27,7 @@ _SCAN = re.compile(
     | (?P<hex>0[xX][0-9a-fA-F]+)
     | (?P<exact>[0-9]+[lL]?)
     | (?P<string>'[^']*(?:''[^']*)*')
+    | (?P<quoted>"[^"]*(?:""[^"]*)*")
     | (?P<op><>|<=|>=|[=<>+\-*/%(),])
     """,
     re.VERBOSE,
@@ -100,6 +101,8 @@ def tokenize(text: str, dialect: Grammar, limits: Limits) -> list[Token]:
         if found is None:
             if ch == "'":
                 raise FilterSyntaxError("unterminated string literal", text, pos)
+            if ch == '"' and dialect.quoted_identifiers:
+                raise FilterSyntaxError("unterminated quoted identifier", text, pos)
             raise FilterSyntaxError(
                 f"unexpected character {_describe(ch)}", text, pos, _expected_anything()
             )
@@ -133,6 +136,14 @@ def tokenize(text: str, dialect: Grammar, limits: Limits) -> list[Token]:
             kind = "APPROX"
         elif group == "string":
             kind = "STRING"
+        elif group == "quoted":
+            if not dialect.quoted_identifiers:
+                raise FilterSyntaxError(
+                    f"unexpected character {_describe(ch)}", text, pos, _expected_anything()
+                )
+            # Still an IDENT token, its text quoted: the builder decodes it, and no plain
+            # identifier starts with `"`. Never a keyword: `"AND"` names a property.
+            kind = "IDENT"
         else:  # whitespace
             pos = stop
             continue
