@@ -137,6 +137,7 @@ _DIALECTS: tuple[Dialect, ...] = (
         keywords=_SQL92_KEYWORDS,
         tight_not=True,
         not_over_equality=True,
+        quoted_identifiers=True,
         modulo=True,
         unicode_identifiers=False,
         comments=True,
