@@ -70,7 +70,7 @@ def mismatches(cases: list[dict[str, Any]]) -> list[str]:
     return wrong
 
 
-@pytest.mark.parametrize("name", ["corpus.jsonl", "examples.jsonl"])
+@pytest.mark.parametrize("name", ["corpus.jsonl", "examples.jsonl", "unit-tests.jsonl"])
 def test_every_recorded_answer_of_qpid(name: str) -> None:
     cases = load(name)
     wrong = mismatches(cases)
@@ -284,8 +284,9 @@ def test_subscription_index_agrees_with_the_filters() -> None:
     for k, t in enumerate(texts):
         filters[-1 - k] = msgfilter.compile(t, "qpid")
         index.add_filter(-1 - k, filters[-1 - k])
-    for case in cases[:300] + [{"headers": {"JMSMessageID": "x"}, "properties": {
-            "s": {"type": "string", "value": "a"}}}]:
+    extra = {"headers": {"JMSMessageID": "x"},
+             "properties": {"s": {"type": "string", "value": "a"}}}
+    for case in [*cases[:300], extra]:
         message = qpid_message(case)
         want = {key for key, f in filters.items() if f.matches(message)}
         assert set(index.match(message)) == want

@@ -199,6 +199,7 @@ def qpid_like(pattern: str, escape: str | None) -> Callable[[str], bool]:
 
 
 __all__ = [
-    "ALIASES", "ALWAYS_NULL", "HEADER_DEFAULTS", "RESOLVED", "SELECTOR_EXCEPTION", "PatternError", "arith",
-    "compare", "eq", "header", "negate", "ordering", "qpid_like", "qpid_like_regex",
+    "ALIASES", "ALWAYS_NULL", "HEADER_DEFAULTS", "RESOLVED", "SELECTOR_EXCEPTION",
+    "PatternError", "arith", "compare", "eq", "header", "negate", "ordering", "qpid_like",
+    "qpid_like_regex",
 ]

@@ -18,7 +18,7 @@ from ..limits import Limits
 from . import nodes as n
 from .builder import Builder, BuildError
 from .grammar import Grammar
-from .lexer import not_kind, check_length, tokenize
+from .lexer import check_length, not_kind, tokenize
 
 # What each token stands for, in the words an error message uses.
 _WORDS = {
@@ -151,7 +151,8 @@ def _from_build(cause: BuildError, text: str) -> Exception:
 def _possible(dialect: Grammar) -> frozenset[str]:
     """The token types the dialect's lexer can produce."""
     kinds = set(_WORDS) - {
-        "NOT", "TNOT", "ENOT", "CONTAINS", "STARTSWITH", "ENDSWITH", "LIKE", "ESCAPE", "XPATH", "XQUERY",
+        "NOT", "TNOT", "ENOT", "CONTAINS", "STARTSWITH", "ENDSWITH", "LIKE", "ESCAPE", "XPATH",
+        "XQUERY",
     }
     kinds |= {k for k in dialect.keywords if k != "NOT"}
     kinds.add(not_kind(dialect))
