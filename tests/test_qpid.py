@@ -154,6 +154,12 @@ def test_rejected(text: str) -> None:
         msgfilter.compile(text, "qpid")
 
 
+def test_the_docs_page_runs() -> None:
+    from doc_pages import run_blocks
+
+    run_blocks("qpid.md")
+
+
 def test_blank_matches_everything() -> None:
     assert msgfilter.compile("  ", "qpid").matches({})
 
