@@ -72,8 +72,13 @@ def header(value: Any, name: str) -> Any:
         if isinstance(value, int):
             return _DELIVERY_MODES.get(int(value), value)
         return value
+    kind = _HEADER_TYPES.get(name)
+    if kind is not None and (cls is int or isinstance(value, JavaInteger)):
+        # Qpid reads these as primitives: the priority a byte widened to an Integer,
+        # timestamp and expiration longs, whatever number the caller gave.
+        return Int(Byte(int(value))) if kind is Int else kind(int(value))
     if cls is int:
-        return _HEADER_TYPES.get(name, Long)(value)
+        return Long(value)
     return amq.prop(value, name)
 
 
