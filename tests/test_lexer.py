@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 from msgfilter import FilterLimitError, FilterSyntaxError, Limits
 from msgfilter.dialects import get
 from msgfilter.limits import DEFAULT_LIMITS
+from msgfilter.syntax import nodes as n
+from msgfilter.syntax.grammar import Grammar
 from msgfilter.syntax.lexer import tokenize
+from msgfilter.syntax.parser import parse
+from msgfilter.syntax.unparse import unparse
 
 
 def kinds(text: str, dialect: str = "jms") -> list[tuple[str, str]]:
@@ -96,3 +102,58 @@ def test_parentheses_depth_is_capped_while_lexing() -> None:
     with pytest.raises(FilterLimitError) as caught:
         tokenize("(" * 11 + "a", get("jms").grammar, Limits(max_depth=10))  # type: ignore[arg-type]
     assert caught.value.offset == 10
+
+
+# -- quoted identifiers (Artemis's and Qpid's QUOTED_ID) --------------------------------
+
+
+def _quoting() -> Grammar:
+    grammar = get("activemq").grammar
+    assert grammar is not None
+    return dataclasses.replace(grammar, name="quoting", quoted_identifiers=True)
+
+
+def test_a_quoted_identifier_is_one_ident_token_never_a_keyword() -> None:
+    tokens = tokenize('"prop-1" = 1 AND "AND" IS NULL', _quoting(), DEFAULT_LIMITS)
+    assert [(t.type, str(t)) for t in tokens] == [
+        ("IDENT", '"prop-1"'), ("EQ", "="), ("EXACT", "1"), ("AND", "AND"),
+        ("IDENT", '"AND"'), ("IS", "IS"), ("NULL", "NULL"),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        ('"property-with-hyphen" = 1', "property-with-hyphen"),
+        ('"say ""hi""" = 1', 'say "hi"'),
+        ('"" = 1', ""),
+        ('"it\'s" = 1', "it's"),
+        ('"NOT" = 1', "NOT"),
+        ('"über 1" = 1', "über 1"),
+    ],
+)
+def test_a_quoted_identifier_names_its_text_with_doubled_quotes_undone(
+    text: str, name: str
+) -> None:
+    tree = parse(text, _quoting(), DEFAULT_LIMITS)
+    assert isinstance(tree, n.Compare) and tree.left == n.Ident(name, span=tree.left.span)
+    # Canonical text quotes the name where it cannot stand bare, and reads back the same.
+    canonical = unparse(tree, _quoting())
+    assert parse(canonical, _quoting(), DEFAULT_LIMITS) == tree
+
+
+def test_a_plain_name_stays_bare_in_canonical_text() -> None:
+    tree = parse('"abc" = 1', _quoting(), DEFAULT_LIMITS)
+    assert tree is not None and unparse(tree, _quoting()) == "abc = 1"
+
+
+def test_quoted_identifier_errors() -> None:
+    with pytest.raises(FilterSyntaxError) as caught:
+        tokenize('a = 1 OR "open = 2', _quoting(), DEFAULT_LIMITS)
+    assert caught.value.offset == 9 and "unterminated quoted identifier" in str(caught.value)
+    # Dialects without them see a stray character.
+    with pytest.raises(FilterSyntaxError) as caught:
+        kinds('"a" = 1', "activemq")
+    assert caught.value.offset == 0 and "'\"'" in str(caught.value)
+    with pytest.raises(FilterSyntaxError):
+        parse('"f"(1) = 1', dataclasses.replace(_quoting(), functions=True), DEFAULT_LIMITS)

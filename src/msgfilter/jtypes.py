@@ -1,13 +1,13 @@
-"""Exact Java value types for the `activemq` dialect.
+"""Exact Java value types for the `activemq` and `qpid` dialects.
 
 ActiveMQ keeps the Java type of every property and literal, and its answers depend on it:
 `int` arithmetic wraps at 32 bits, a `float` compares after rounding to 32 bits, a `short`
 on the right of an `int` comparison is FALSE. These wrappers carry that type along with the
 value. They subclass Python's `int` and `float`, so they read, print and pickle as numbers;
-the `activemq` dialect dispatches on them, other dialects treat them as plain numbers' kin
+the `activemq` and `qpid` dialects dispatch on them, other dialects treat them as plain numbers' kin
 of no selector type (decode plain values for those).
 
-Plain Python values given to the `activemq` dialect map as a JMS client would set them:
+Plain Python values given to those dialects map as a JMS client would set them:
 `int` is a `Long`, `float` a `Double`, `bool` a `Boolean`, `str` a `String`.
 """
 

@@ -27,7 +27,7 @@ class SelectorFilter(Filter):
     way to get one.
     """
 
-    __slots__ = ("_outcome", "_source", "convert_strings", "grammar", "tree")
+    __slots__ = ("_outcome", "_source", "convert_strings", "departures", "grammar", "tree")
 
     #: The checked AST (None for the empty selector, which matches everything).
     tree: n.Expr | None
@@ -35,6 +35,8 @@ class SelectorFilter(Filter):
     grammar: Grammar
     #: ActiveMQ's `convert_string_expressions:` prefix was given.
     convert_strings: bool
+    #: The dialect's departures from the JMS specification (the registry's), one line each.
+    departures: tuple[str, ...]
     _source: str
     _outcome: dict[str, Any]
 
@@ -46,6 +48,7 @@ class SelectorFilter(Filter):
         dialect: str,
         grammar: Grammar,
         model: ValueModel,
+        departures: tuple[str, ...] = (),
     ) -> None:
         convert = grammar.functions and text.startswith(CONVERT_PREFIX)
         # ActiveMQ's prefix turns on string conversion; blanking it keeps offsets right.
@@ -55,7 +58,7 @@ class SelectorFilter(Filter):
             if tree is None and not grammar.empty_matches_all:
                 raise FilterSyntaxError("empty expression", body, len(body), ("an expression",))
             if tree is not None:
-                tree = check(tree, body, grammar)
+                tree = check(tree, body, grammar, model)
         except FilterPositionError as error:
             if not convert:
                 raise
@@ -72,7 +75,7 @@ class SelectorFilter(Filter):
         )
         for name, value in (
             ("tree", tree), ("grammar", grammar), ("_source", self_source),
-            ("convert_strings", convert), ("_outcome", {}),
+            ("convert_strings", convert), ("_outcome", {}), ("departures", departures),
         ):
             object.__setattr__(self, name, value)
 
@@ -140,6 +143,9 @@ class SelectorFilter(Filter):
 
     def explain(self) -> str:
         lines = [super().explain()]
+        if self.departures:
+            lines.append("departures from the JMS specification:")
+            lines.extend(f"  - {line}" for line in self.departures)
         if self.tree is not None:
             lines.append(f"tree:        {self.tree!r}")
             lines.append("generated Python (constants K* come from a table, never inlined):")

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from ..filter import Filter
 from ..selector import SelectorFilter
+from ..semantics import qpid
 from ..semantics.model import ValueModel
 from ..syntax import nodes as n
 from ..tags import PulsarTagFilter, RocketMQTagFilter
@@ -435,10 +436,34 @@ class _ActiveMQPlanner(_Planner):
         return (Eq(sides[1], sides[2].value),), False, "equality"
 
 
+class _QpidPlanner(_ActiveMQPlanner):
+    """ActiveMQ's keys (Qpid's `=` and IN are TRUE only for the same String, and AND/OR
+    are TRUE exactly when JMS's are), except on the names Qpid resolves itself: a header
+    it defaults, aliases or renders (JMSDeliveryMode) is not the message value a probe
+    would look up."""
+
+    def compare(self, node: n.Compare) -> Found | None:
+        found = super().compare(node)
+        return None if found is None or _qpid_resolves(found[0]) else found
+
+    def in_list(self, node: n.In) -> Found | None:
+        found = super().in_list(node)
+        return None if found is None or _qpid_resolves(found[0]) else found
+
+    def is_not_null(self, node: n.IsNull) -> Found | None:
+        found = super().is_not_null(node)
+        return None if found is None or _qpid_resolves(found[0]) else found
+
+
+def _qpid_resolves(probes: tuple[Probe, ...]) -> bool:
+    return any(isinstance(p, Eq | Present) and p.ident in qpid.RESOLVED for p in probes)
+
+
 _PLANNERS: dict[ValueModel, type[_Planner]] = {
     ValueModel.JMS: _JmsPlanner,
     ValueModel.ROCKETMQ: _RocketMQPlanner,
     ValueModel.ACTIVEMQ: _ActiveMQPlanner,
+    ValueModel.QPID: _QpidPlanner,
 }
 
 

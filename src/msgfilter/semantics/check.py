@@ -14,6 +14,14 @@ from ..syntax import nodes as n
 from ..syntax.grammar import Grammar
 from .activemq_like import PatternError, amq_like
 from .fold import fold_signs
+from .model import ValueModel
+from .qpid import qpid_like
+
+#: The models whose LIKE compiles to a Java regex when the selector is parsed: a pattern
+#: whose regex does not compile is a selector the broker rejects.
+_REGEX_LIKE: dict[ValueModel, Callable[[str, str | None], object]] = {
+    ValueModel.ACTIVEMQ: amq_like, ValueModel.QPID: qpid_like,
+}
 
 
 def _is_condition_operand(node: n.Expr) -> bool:
@@ -21,13 +29,20 @@ def _is_condition_operand(node: n.Expr) -> bool:
     return n.is_condition(node) or isinstance(node, (n.BoolLit, n.NullLit, n.Ident))
 
 
-def check(tree: n.Expr, text: str, dialect: Grammar) -> n.Expr:
+def check(
+    tree: n.Expr, text: str, dialect: Grammar, model: ValueModel | None = None
+) -> n.Expr:
     """The checked tree: signed literals folded where the dialect has them, then every
-    static rule applied; FilterTypeError at the first rule it breaks."""
+    static rule applied; FilterTypeError at the first rule it breaks. Without `model`,
+    LIKE patterns are checked as ActiveMQ's where the dialect counts UTF-16 units."""
 
     def fail(message: str, node: n.Node) -> FilterTypeError:
         return FilterTypeError(message, text, node.span[0])
 
+    if model is not None:
+        like_regex = _REGEX_LIKE.get(model)
+    else:
+        like_regex = amq_like if dialect.escape_utf16 else None
     if dialect.fold_negation:
         tree = fold_signs(tree)
     if not _is_condition_operand(tree):
@@ -58,8 +73,8 @@ def check(tree: n.Expr, text: str, dialect: Grammar) -> n.Expr:
                 _check_bounds(node, fail)
         elif isinstance(node, n.In) and not isinstance(node.operand, n.Ident):
             raise fail("the left operand of IN must be an identifier", node.operand)
-        elif isinstance(node, n.Like) and dialect.escape_utf16:
-            _check_activemq_pattern(node, text)
+        elif isinstance(node, n.Like) and like_regex is not None:
+            _check_pattern(node, text, like_regex)
     return tree
 
 
@@ -75,11 +90,13 @@ def _check_activemq_equality(node: n.Compare, fail: Fail) -> None:
         raise fail("a boolean literal cannot be compared with a non-boolean literal", node.left)
 
 
-def _check_activemq_pattern(node: n.Like, text: str) -> None:
-    # ActiveMQ compiles the pattern into a Java regex when it parses the selector, and
-    # some escapes make that regex invalid: the selector does not compile.
+def _check_pattern(
+    node: n.Like, text: str, like_regex: Callable[[str, str | None], object]
+) -> None:
+    # ActiveMQ and Qpid compile the pattern into a Java regex when they parse the
+    # selector, and some escapes make that regex invalid: the selector does not compile.
     try:
-        amq_like(node.pattern, node.escape)
+        like_regex(node.pattern, node.escape)
     except PatternError as error:
         raise FilterTypeError(f"invalid LIKE pattern: {error}", text, node.pattern_at) from None
 

@@ -19,7 +19,15 @@ class ValueModel(Enum):
     #: ActiveMQ Classic 5.17: exact Java types (`msgfilter.jtypes`), its conversion ladder
     #: and evaluation failures as outcomes.
     ACTIVEMQ = "activemq"
+    #: Qpid Broker-J: ActiveMQ's Java types without its string conversion, equality with
+    #: NULL FALSE, AND/OR that answer their first deciding operand, headers as Qpid reads them.
+    QPID = "qpid"
     #: RocketMQ tag expressions: a set of tags, matched by String.hashCode then exactly.
     ROCKETMQ_TAG = "rocketmq-tag"
     #: Pulsar anytag/alltag consumer metadata against `tag*` message properties.
     PULSAR_TAG = "pulsar-tag"
+
+
+#: The models whose values are Java-typed (`msgfilter.jtypes`): a backend that reads
+#: typed columns hands them numbers of the column's Java class.
+JAVA_TYPED: frozenset[ValueModel] = frozenset({ValueModel.ACTIVEMQ, ValueModel.QPID})

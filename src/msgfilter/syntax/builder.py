@@ -47,6 +47,15 @@ def decode_string(token: Token) -> str:
     return token[1:-1].replace("''", "'")
 
 
+def decode_identifier(token: Token) -> str:
+    """The name an IDENT token spells: a quoted identifier loses its quotes and each
+    doubled quote inside stands for one."""
+    text = str(token)
+    if text.startswith('"'):
+        return text[1:-1].replace('""', '"')
+    return text
+
+
 def decode_exact(text: str) -> int:
     digits = text.rstrip("lL")
     if digits[:2] in ("0x", "0X"):
@@ -138,7 +147,7 @@ class Builder(Transformer[Token, n.Expr | None]):
         return n.NullLit(span=_span(c[0]))
 
     def ident(self, c: list[Token]) -> n.Expr:
-        return n.Ident(str(c[0]), span=_span(c[0]))
+        return n.Ident(decode_identifier(c[0]), span=_span(c[0]))
 
     def parens(self, c: list[Any]) -> n.Expr:
         node: n.Expr = _finish(c[1])
@@ -212,7 +221,7 @@ class Builder(Transformer[Token, n.Expr | None]):
 
     @staticmethod
     def _negated(c: list[Any]) -> bool:
-        return any(isinstance(t, Token) and t.type in ("NOT", "TNOT") for t in c[1:3])
+        return any(isinstance(t, Token) and t.type in ("NOT", "TNOT", "ENOT") for t in c[1:3])
 
     def like(self, c: list[Any]) -> n.Expr:
         operand = c[0]
@@ -256,6 +265,8 @@ class Builder(Transformer[Token, n.Expr | None]):
                 f"function calls are not part of the {self.dialect.name} dialect",
                 name.start_pos or 0,
             )
+        if str(name).startswith('"'):
+            raise BuildError("a quoted identifier does not name a function", name.start_pos or 0)
         args = tuple(x for x in c[2:] if not isinstance(x, Token))
         arity = n.FUNCTION_ARITY.get(str(name), -1)
         if arity == -1:

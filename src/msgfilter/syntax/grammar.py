@@ -24,6 +24,10 @@ class Grammar:
     keywords: frozenset[str]
     #: NOT is a tight unary prefix (ActiveMQ, RocketMQ) rather than SQL92's loose NOT.
     tight_not: bool = False
+    #: With `tight_not`: NOT stands where a unary operator does but takes a whole equality
+    #: (`NOT a > 10` is `NOT (a > 10)`, `x = NOT a = 1` is `x = NOT (a = 1)`), as Qpid
+    #: Broker-J's unaryExpr does (`NOT equalityExpression`).
+    not_over_equality: bool = False
     #: `+ - * /` as binary operators.
     arithmetic: bool = True
     #: ActiveMQ's `%` (a floating-point remainder).
@@ -36,6 +40,9 @@ class Grammar:
     hex_octal: bool = True
     #: Identifiers of Java identifier characters (Unicode) rather than ASCII only.
     unicode_identifiers: bool = True
+    #: Double-quoted identifiers (`"property-with-hyphen" = 'x'`, `""` is one quote
+    #: inside): Artemis's and Qpid's QUOTED_ID. The name is any text, keywords included.
+    quoted_identifiers: bool = False
     #: SQL comments `/* ... */` and `-- ...`.
     comments: bool = False
     #: A `--` comment must end with a line break; without one `--` is two minus signs.

@@ -27,6 +27,7 @@ _SCAN = re.compile(
     | (?P<hex>0[xX][0-9a-fA-F]+)
     | (?P<exact>[0-9]+[lL]?)
     | (?P<string>'[^']*(?:''[^']*)*')
+    | (?P<quoted>"[^"]*(?:""[^"]*)*")
     | (?P<op><>|<=|>=|[=<>+\-*/%(),])
     """,
     re.VERBOSE,
@@ -91,7 +92,7 @@ def tokenize(text: str, dialect: Grammar, limits: Limits) -> list[Token]:
             word = text[pos:stop]
             upper = word.upper() if word.isascii() else ""
             if upper in keywords:
-                kind = "TNOT" if upper == "NOT" and dialect.tight_not else upper
+                kind = not_kind(dialect) if upper == "NOT" else upper
             else:
                 kind = "IDENT"
             tokens.append(Token(kind, word, start_pos=pos, end_pos=stop))
@@ -100,6 +101,8 @@ def tokenize(text: str, dialect: Grammar, limits: Limits) -> list[Token]:
         if found is None:
             if ch == "'":
                 raise FilterSyntaxError("unterminated string literal", text, pos)
+            if ch == '"' and dialect.quoted_identifiers:
+                raise FilterSyntaxError("unterminated quoted identifier", text, pos)
             raise FilterSyntaxError(
                 f"unexpected character {_describe(ch)}", text, pos, _expected_anything()
             )
@@ -133,6 +136,14 @@ def tokenize(text: str, dialect: Grammar, limits: Limits) -> list[Token]:
             kind = "APPROX"
         elif group == "string":
             kind = "STRING"
+        elif group == "quoted":
+            if not dialect.quoted_identifiers:
+                raise FilterSyntaxError(
+                    f"unexpected character {_describe(ch)}", text, pos, _expected_anything()
+                )
+            # Still an IDENT token, its text quoted: the builder decodes it, and no plain
+            # identifier starts with `"`. Never a keyword: `"AND"` names a property.
+            kind = "IDENT"
         else:  # whitespace
             pos = stop
             continue
@@ -195,3 +206,11 @@ def check_length(text: str, limits: Limits) -> None:
         raise FilterLimitError(
             f"expression longer than {limits.max_length} characters", text, limits.max_length
         )
+
+
+def not_kind(dialect: Grammar) -> str:
+    """The token NOT is in the dialect: SQL92's loose NOT, the tight unary TNOT, or ENOT,
+    the unary NOT over an equality (Qpid)."""
+    if not dialect.tight_not:
+        return "NOT"
+    return "ENOT" if dialect.not_over_equality else "TNOT"

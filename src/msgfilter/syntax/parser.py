@@ -18,13 +18,13 @@ from ..limits import Limits
 from . import nodes as n
 from .builder import Builder, BuildError
 from .grammar import Grammar
-from .lexer import check_length, tokenize
+from .lexer import check_length, not_kind, tokenize
 
 # What each token stands for, in the words an error message uses.
 _WORDS = {
     "STRING": "a string literal", "EXACT": "a number", "APPROX": "a number",
     "IDENT": "an identifier", "TRUE": "TRUE", "FALSE": "FALSE", "NULL": "NULL",
-    "NOT": "NOT", "TNOT": "NOT", "AND": "AND", "OR": "OR", "BETWEEN": "BETWEEN",
+    "NOT": "NOT", "TNOT": "NOT", "ENOT": "NOT", "AND": "AND", "OR": "OR", "BETWEEN": "BETWEEN",
     "LIKE": "LIKE", "IN": "IN", "IS": "IS", "ESCAPE": "ESCAPE", "CONTAINS": "CONTAINS",
     "STARTSWITH": "STARTSWITH", "ENDSWITH": "ENDSWITH", "EQ": "'='", "NE": "'<>'",
     "LT": "'<'", "LE": "'<='", "GT": "'>'", "GE": "'>='", "PLUS": "'+'", "MINUS": "'-'",
@@ -151,10 +151,11 @@ def _from_build(cause: BuildError, text: str) -> Exception:
 def _possible(dialect: Grammar) -> frozenset[str]:
     """The token types the dialect's lexer can produce."""
     kinds = set(_WORDS) - {
-        "NOT", "TNOT", "CONTAINS", "STARTSWITH", "ENDSWITH", "LIKE", "ESCAPE", "XPATH", "XQUERY",
+        "NOT", "TNOT", "ENOT", "CONTAINS", "STARTSWITH", "ENDSWITH", "LIKE", "ESCAPE", "XPATH",
+        "XQUERY",
     }
     kinds |= {k for k in dialect.keywords if k != "NOT"}
-    kinds.add("TNOT" if dialect.tight_not else "NOT")
+    kinds.add(not_kind(dialect))
     if not dialect.arithmetic:
         kinds -= {"STAR", "SLASH"}
     if not dialect.modulo:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 
 from . import nodes as n
 from .grammar import Grammar
@@ -15,6 +16,19 @@ _OR, _AND, _NOT, _EQUALITY, _RELATIONAL, _ADDITIVE, _MULTIPLICATIVE, _UNARY, _PR
 
 def quote(text: str) -> str:
     return "'" + text.replace("'", "''") + "'"
+
+
+_PLAIN = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*")
+
+
+def name_text(name: str, dialect: Grammar) -> str:
+    """How an identifier is written: bare where it reads back as itself, else (where the
+    dialect quotes identifiers) in double quotes, each `"` doubled."""
+    if not dialect.quoted_identifiers:
+        return name
+    if _PLAIN.fullmatch(name) and name.upper() not in dialect.keywords:
+        return name
+    return '"' + name.replace('"', '""') + '"'
 
 
 def _approx(value: float) -> str:
@@ -49,7 +63,7 @@ def _text(node: n.Expr, d: Grammar) -> tuple[str, int]:
         case n.NullLit():
             return "NULL", _PRIMARY
         case n.Ident(name=name):
-            return name, _PRIMARY
+            return name_text(name, d), _PRIMARY
         case n.Negate(operand=operand):
             inner = at(operand, _UNARY)
             return ("- " if inner.startswith("-") else "-") + inner, _UNARY
@@ -76,6 +90,9 @@ def _text(node: n.Expr, d: Grammar) -> tuple[str, int]:
         case n.IsNull(operand=operand):
             return f"{at(operand, _EQUALITY)} IS {negated}NULL", _EQUALITY
         case n.Not(operand=operand):
+            if d.not_over_equality:
+                # Its operand runs on to the right like a loose NOT's: parenthesised as one.
+                return f"NOT {at(operand, _EQUALITY)}", _NOT
             if d.tight_not:
                 return f"NOT {at(operand, _UNARY)}", _UNARY
             return f"NOT {at(operand, _NOT)}", _NOT

@@ -9,7 +9,7 @@ from types import MappingProxyType
 
 from ...semantics.model import ValueModel
 from ...syntax import nodes as n
-from . import activemq, jms, rocketmq
+from . import activemq, jms, qpid, rocketmq
 from .generator import Handlers
 
 
@@ -45,4 +45,5 @@ TABLES: Mapping[ValueModel, ModelTable] = MappingProxyType({
         rocketmq.HANDLERS, {n.Arith, n.Like, n.Call, n.XQuery}, top=rocketmq.TOP
     ),
     ValueModel.ACTIVEMQ: _table(activemq.HANDLERS, {n.StringTest}),
+    ValueModel.QPID: _table(qpid.HANDLERS, {n.StringTest, n.Call, n.XQuery}),
 })
