@@ -104,3 +104,41 @@ def read_table(page: Path = PAGE) -> tuple[list[str], list[Row]]:
         rows.append(Row(number, rule, expression, message, dict(zip(columns, cells[3:],
                                                                      strict=True))))
     return columns, rows
+
+
+def _code(text: str) -> str:
+    if not text:
+        return "(empty)"
+    text = text.replace("|", "\\|")
+    return f"`` {text} ``" if "`" in text else f"`{text}`"
+
+
+def render(rows: list[tuple[str, str, str]]) -> list[str]:
+    """The table's lines for (rule, expression, message) rows, every answer computed."""
+    columns = sql_dialects()
+    lines = [
+        "| rule | expression | message | " + " | ".join(columns) + " |",
+        "|---|---|---|" + "---|" * len(columns),
+    ]
+    for rule, expression, message in rows:
+        parsed = parse_message(message)
+        answers = [answer(d, expression, parsed) for d in columns]
+        lines.append(f"| {rule} | {_code(expression)} | {message or '—'} | "
+                     + " | ".join(answers) + " |")
+    return lines
+
+
+def rewrite(page: Path = PAGE) -> None:
+    """Recompute the page's table in place (columns from the registry), keeping its rows:
+    run after adding a dialect or a row, then read the diff."""
+    _, rows = read_table(page)
+    lines = page.read_text(encoding="utf-8").splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("| rule | expression |"))
+    end = start + 2 + len(rows)
+    ordered = sorted(rows, key=lambda r: int(r.rule[1:]) if r.rule[1:].isdigit() else 99)
+    table = render([(r.rule, r.expression, r.message) for r in ordered])
+    page.write_text("\n".join([*lines[:start], *table, *lines[end:]]) + "\n", encoding="utf-8")
+
+
+if __name__ == "__main__":
+    rewrite()
