@@ -286,22 +286,7 @@ def negate(value: Any) -> Any:
 
 def java_str(value: Any) -> str:
     """String.valueOf(value) for a selector value, as Java 17 writes it."""
-    cls = type(value)
-    if cls is str:
-        return str(value)
-    if value is None:
-        return "null"
-    if cls is bool:
-        return "true" if value else "false"
-    if cls is Float:
-        return java.float_text(float(value))
-    if isinstance(value, float):
-        return java.double_text(float(value))
-    if isinstance(value, int):
-        return str(int(value))
-    if cls is list:
-        return "[" + ", ".join(java_str(v) for v in value) + "]"
-    return str(value)
+    return java.value_text(value)
 
 
 # -- predicates ----------------------------------------------------------------------------------
@@ -352,10 +337,11 @@ def call(name: str, args: list[Any], regex: Callable[[str], Any]) -> Any:
                     return True
             return False
         if name == "REGEX":
+            # regexMatchFunction: NULL is FALSE, anything else is matched as its toString().
             pattern, target = args
-            if type(pattern) is not str or type(target) is not str:
+            if pattern is None or target is None:
                 return False
-            return regex(pattern).search(target) is not None
+            return regex(java_str(pattern)).search(java_str(target)) is not None
         if name == "SPLIT":
             text, separator = (_string_arg(a) for a in args)
             return java_split(regex(separator), text)

@@ -93,8 +93,15 @@ def _amq_like_tri(g: Generator, node: n.Like) -> str:
 
 
 def _amq_call_value(g: Generator, node: n.Call) -> str:
+    regex = g.const(java_regex)
+    if node.name == "REGEX":
+        # regexMatchFunction reads its candidate only once the pattern is not NULL.
+        t = g.temp()
+        pattern, target = (g.value(a) for a in node.args)
+        return (f"(False if ({t} := {pattern}) is None "
+                f"else _acall('REGEX', [{t}, {target}], {regex}))")
     args = ", ".join(g.value(a) for a in node.args)
-    return f"_acall({g.const(node.name)}, [{args}], {g.const(java_regex)})"
+    return f"_acall({g.const(node.name)}, [{args}], {regex})"
 
 
 def _amq_call_tri(g: Generator, node: n.Call) -> str:
