@@ -19,7 +19,16 @@ class ValueModel(Enum):
     #: ActiveMQ Classic 5.17: exact Java types (`msgfilter.jtypes`), its conversion ladder
     #: and evaluation failures as outcomes.
     ACTIVEMQ = "activemq"
+    #: ActiveMQ Artemis: ActiveMQ's Java types with Artemis's conversions (Float meets
+    #: Double, a string converts to a Boolean), header identifiers AMQPriority ... read
+    #: from the JMS header fields, evaluation failures as outcomes (FALSE for `matches`).
+    ARTEMIS = "artemis"
     #: RocketMQ tag expressions: a set of tags, matched by String.hashCode then exactly.
     ROCKETMQ_TAG = "rocketmq-tag"
     #: Pulsar anytag/alltag consumer metadata against `tag*` message properties.
     PULSAR_TAG = "pulsar-tag"
+
+
+#: The models whose values are Java-typed (`msgfilter.jtypes`): column backends hand them
+#: each column's Java type.
+JAVA_TYPED: frozenset[ValueModel] = frozenset({ValueModel.ACTIVEMQ, ValueModel.ARTEMIS})

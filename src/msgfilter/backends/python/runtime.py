@@ -7,6 +7,7 @@ from typing import Any
 
 from ...message import as_mapping, needs_mapping
 from ...semantics import activemq as amq
+from ...semantics import artemis as art
 from ...semantics import rocketmq as rq
 from ...semantics import values as v
 
@@ -26,6 +27,7 @@ RUNTIME: dict[str, Any] = {
     "_aprop": amq.prop, "_acond": amq.as_condition, "_aeq": amq.eq, "_ane": amq.ne,
     "_aord": amq.ordering, "_aarith": amq.arith, "_aneg": amq.negate, "_ain": amq.in_list,
     "_alike": amq.like, "_acall": amq.call, "_failed": amq.failure,
+    "_arprop": art.prop,
 }
 
 

@@ -9,7 +9,7 @@ from types import MappingProxyType
 
 from ...semantics.model import ValueModel
 from ...syntax import nodes as n
-from . import activemq, jms, rocketmq
+from . import activemq, artemis, jms, rocketmq
 from .generator import Handlers
 
 
@@ -45,4 +45,5 @@ TABLES: Mapping[ValueModel, ModelTable] = MappingProxyType({
         rocketmq.HANDLERS, {n.Arith, n.Like, n.Call, n.XQuery}, top=rocketmq.TOP
     ),
     ValueModel.ACTIVEMQ: _table(activemq.HANDLERS, {n.StringTest}),
+    ValueModel.ARTEMIS: _table(artemis.HANDLERS, {n.StringTest, n.Call}),
 })
