@@ -12,6 +12,7 @@ from .backends.python.generator import TypedReads
 from .errors import EvaluationFailure, FilterPositionError, FilterSyntaxError
 from .filter import Filter
 from .limits import DEFAULT_LIMITS, Limits
+from .semantics import artemis
 from .semantics.artemis import Prepared
 from .semantics.check import check
 from .semantics.model import ValueModel
@@ -78,7 +79,7 @@ class SelectorFilter(Filter):
         super().__init__(
             text,
             dialect,
-            frozenset() if tree is None else n.identifiers(tree),
+            _reads(tree, model),
             matches,
             self._first_evaluate,
             limits,
@@ -154,6 +155,8 @@ class SelectorFilter(Filter):
 
     def explain(self) -> str:
         lines = [super().explain()]
+        if self.model is ValueModel.ARTEMIS:
+            lines.extend(f"departure:   {d}" for d in artemis.departures(self.text, self.tree))
         if self.tree is not None:
             lines.append(f"tree:        {self.tree!r}")
             lines.append("generated Python (constants K* come from a table, never inlined):")
@@ -176,6 +179,14 @@ class SelectorFilter(Filter):
 CONVERT_PREFIX = "convert_string_expressions:"
 #: Artemis's selector prefix that lets `-` continue an identifier.
 HYPHENATED_PREFIX = "hyphenated_props:"
+
+
+def _reads(tree: n.Expr | None, model: ValueModel) -> frozenset[str]:
+    """The names the filter reads from a message (backends pick columns by them)."""
+    if tree is None:
+        return frozenset()
+    names = n.identifiers(tree)
+    return artemis.reads(names) if model is ValueModel.ARTEMIS else names
 
 
 def _with_text(error: FilterPositionError, text: str) -> FilterPositionError:

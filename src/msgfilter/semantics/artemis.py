@@ -25,6 +25,7 @@ from typing import Any
 
 from .. import java
 from ..jtypes import Int, Long
+from ..syntax import nodes as n
 from .activemq import prop as activemq_prop
 
 # SelectorTranslator's rewrites, in the order the JMS client applies them: (what, by what).
@@ -200,6 +201,13 @@ HIDDEN_NAMES = frozenset(
 HEADER_NAMES = frozenset(_HEADERS) | HIDDEN_NAMES
 
 
+def reads(identifiers: frozenset[str]) -> frozenset[str]:
+    """The message names a selector with these identifiers reads: a header identifier
+    also reads its JMS name."""
+    aliases = {_HEADERS[i][0] for i in identifiers if i in _HEADERS}
+    return identifiers | {a for a in aliases if a is not None}
+
+
 def prop(message: Mapping[str, object], name: str) -> Any:
     """The value the identifier `name` reads from a message mapping: a header field for
     the AMQ names (under its AMQ name or its JMS one), else the property, as a Java
@@ -218,3 +226,38 @@ def prop(message: Mapping[str, object], name: str) -> Any:
         if value is not None:
             return value
     return activemq_prop(message.get(name), "")
+
+
+# -- explain ----------------------------------------------------------------------------
+
+
+def departures(selector: str, tree: n.Expr | None) -> list[str]:
+    """Where this selector's answers depart from the JMS specification, in Artemis."""
+    out = []
+    translated = translate(selector)
+    if translated != selector:
+        out.append(f"the JMS client rewrites the selector to {translated!r}")
+    if tree is None:
+        out.append("an empty or blank selector is no filter: every message matches")
+        return out
+    has_not, stack = False, [tree]
+    while stack:
+        node = stack.pop()
+        has_not = has_not or isinstance(node, n.Not)
+        stack.extend(n.children(node))
+    for name in sorted(n.identifiers(tree)):
+        if name in HIDDEN_NAMES:
+            out.append(f"{name} is not visible to the broker's filter: it reads NULL")
+        elif name in _HEADERS:
+            alias = _HEADERS[name][0]
+            where = f" (a message's {alias})" if alias else ""
+            out.append(f"{name} reads the broker's header field{where}")
+    if has_not:
+        out.append("NOT binds tighter than comparisons: NOT a = b is (NOT a) = b")
+    if prepare(selector).convert:
+        out.append("convert_string_expressions: strings convert to the other operand's type,"
+                   " and to numbers in arithmetic")
+    out.append("values keep their Java types (Integer, Long, Float, ...): Java's comparison"
+               " ladder and int/long arithmetic decide")
+    out.append("an evaluation that throws makes the message not match")
+    return out

@@ -27,6 +27,7 @@ LOWERINGS: dict[ValueModel, Lowering] = {
 #: The value models no table lowers, and why: their filters run row by row.
 ROW_BY_ROW: dict[ValueModel, str] = {
     ValueModel.ACTIVEMQ: "ActiveMQ's Java types and conversion ladder have no kernels",
+    ValueModel.ARTEMIS: "Artemis's Java types, conversion ladder and header names have no kernels",
     ValueModel.ROCKETMQ_TAG: "a tag filter is not a selector",
     ValueModel.PULSAR_TAG: "a tag filter is not a selector",
 }

@@ -15,7 +15,7 @@ from pyspark.sql import types as T
 
 from ...filter import Filter
 from ...message import KEYS_PROPERTY, TAGS_PROPERTY
-from ...semantics.model import ValueModel
+from ...semantics.model import JAVA_TYPED, ValueModel
 from ...tables import DEFAULT_LAYOUT, Layout, join_keys
 from ...tags.pulsar import PulsarTagFilter
 from ..arrow.values import double_text as arrow_double_text
@@ -62,7 +62,7 @@ def evaluate_batch(f: Filter, layout: Layout, rows: Any) -> pa.Array:
     if isinstance(rows, pa.ChunkedArray):
         rows = rows.combine_chunks()
     messages = message_dicts(rows, layout)
-    if f.model is ValueModel.ACTIVEMQ:
+    if f.model in JAVA_TYPED:
         messages = java_messages(messages, rows.type, layout)
     return pa.array([f.evaluate(m) for m in messages], pa.bool_())
 
