@@ -66,7 +66,10 @@ def _lines(path: Path) -> list[dict[str, Any]]:
     ("cases", "answers"),
     [
         (DATA / "cases-seed3.jsonl", DATA / "cases-seed3.expected.jsonl"),
-        (CONFORMANCE / "activemq-corpus-seed1.jsonl", DATA / "activemq-corpus-seed1.expected.jsonl"),
+        (
+            CONFORMANCE / "activemq-corpus-seed1.jsonl",
+            DATA / "activemq-corpus-seed1.expected.jsonl",
+        ),
         (CONFORMANCE / "activemq-examples.jsonl", DATA / "activemq-examples.expected.jsonl"),
     ],
     ids=["artemis-seed3", "activemq-corpus", "activemq-examples"],
@@ -87,7 +90,7 @@ def test_the_dialect_answers_as_artemis_does(cases: Path, answers: Path) -> None
 
 # -- each difference from activemq and jms, by example (docs/artemis.md) ------------------
 
-F, D, I, B = jtypes.Float, jtypes.Double, jtypes.Int, jtypes.Byte
+F, D, B = jtypes.Float, jtypes.Double, jtypes.Byte
 
 
 @pytest.mark.parametrize(
@@ -225,8 +228,9 @@ def test_arrow_answers_as_the_per_message_backend() -> None:
 @pytest.mark.spark
 def test_spark_answers_as_the_per_message_backend(spark: Any) -> None:
     pytest.importorskip("pyspark")
-    import msgfilter.spark as ms
     from pyspark.sql import types as T
+
+    import msgfilter.spark as ms
 
     schema = T.StructType([
         T.StructField("JMSPriority", T.IntegerType()), T.StructField("JMSDeliveryMode",
