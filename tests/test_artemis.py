@@ -11,12 +11,19 @@ from typing import Any
 import pyarrow as pa
 import pytest
 from hypothesis import given
+from hypothesis import strategies as st
 
 import msgfilter
 import msgfilter.arrow as ma
 from msgfilter import EvaluationFailure, FilterError, SubscriptionIndex, jtypes
 from msgfilter.semantics import artemis
-from msgfilter.testing import property_settings, selector_cases
+from msgfilter.testing import (
+    DEFAULT_IDENTIFIERS,
+    messages,
+    property_settings,
+    selector_cases,
+    selectors,
+)
 
 from conformance import CONFORMANCE
 
@@ -298,3 +305,65 @@ def test_index_keys_skip_header_identifiers() -> None:
     idx.add("q", "s = 'x' AND AMQUserID = 'ID:1'")
     assert idx.match({"JMSDeliveryMode": "PERSISTENT"}) == {"p"}
     assert idx.match({"s": "x", "JMSMessageID": "1"}) == {"q"}
+
+
+# -- Hypothesis: compiled == Arrow == Spark ------------------------------------------------
+
+
+@st.composite
+def _frame_cases(draw: st.DrawFn) -> tuple[dict[str, str], list[str], list[dict[str, object]]]:
+    """Several selectors over one table of plain-typed columns (`JMSPriority` among them,
+    which the dialect reads for AMQPriority)."""
+    kinds = ("long", "double", "string", "boolean")
+    schema = draw(st.fixed_dictionaries({n: st.sampled_from(kinds) for n in DEFAULT_IDENTIFIERS
+                                         if n.isascii()}))
+    texts = draw(st.lists(selectors(max_depth=3), min_size=1, max_size=8))
+    rows = draw(st.lists(messages(types=schema), min_size=1, max_size=10))
+    return schema, texts, rows
+
+
+@pytest.mark.spark
+def test_random_selectors_agree_in_python_arrow_and_spark(spark: Any) -> None:
+    pytest.importorskip("pyspark")
+    from pyspark.sql import types as T
+
+    import msgfilter.spark as ms
+
+    spark_types = {"long": T.LongType(), "double": T.DoubleType(), "string": T.StringType(),
+                   "boolean": T.BooleanType()}
+    arrow_types = {"long": pa.int64(), "double": pa.float64(), "string": pa.string(),
+                   "boolean": pa.bool_()}
+
+    @property_settings(0.1)
+    @given(_frame_cases())
+    def run(case: tuple[dict[str, str], list[str], list[dict[str, object]]]) -> None:
+        schema, texts, rows = case
+        rows = [{k: v for k, v in r.items() if k in schema} for r in rows]
+        if any(type(v) is int and not -(2**63) <= v < 2**63 for r in rows for v in r.values()):
+            return
+        filters = []
+        for text in texts:
+            try:
+                filters.append(msgfilter.compile(text, "artemis"))
+            except FilterError:
+                continue
+        if not filters:
+            return
+        want = [[f.evaluate({k: v for k, v in r.items() if v is not None}) for f in filters]
+                for r in rows]
+        table = pa.table({n: pa.array([r.get(n) for r in rows], arrow_types[k])
+                          for n, k in schema.items()})
+        arrow = [ma.evaluate(f, table).to_pylist() for f in filters]
+        assert [list(r) for r in zip(*arrow, strict=True)] == want, texts
+        struct = T.StructType(
+            [T.StructField("_row", T.LongType(), False)]
+            + [T.StructField(n, spark_types[k], True) for n, k in schema.items()]
+        )
+        frame = spark.createDataFrame(
+            [(i, *(r.get(n) for n in schema)) for i, r in enumerate(rows)], schema=struct
+        )
+        columns = [ms.to_column(f, frame).alias(f"c{i}") for i, f in enumerate(filters)]
+        got = sorted(frame.select("_row", *columns).collect(), key=lambda r: r["_row"])
+        assert [[r[f"c{i}"] for i in range(len(filters))] for r in got] == want, texts
+
+    run()
