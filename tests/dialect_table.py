@@ -87,8 +87,9 @@ def _split(line: str) -> list[str]:
     return [_cell(c) for c in re.split(r"(?<!\\)\|", line.strip())[1:-1]]
 
 
-def read_table(page: Path = PAGE) -> tuple[list[str], list[Row]]:
-    """The dialect columns of the page's table and its rows."""
+def read_table(page: Path = PAGE, strict: bool = True) -> tuple[list[str], list[Row]]:
+    """The dialect columns of the page's table and its rows (`strict`: every row has a
+    cell per column)."""
     lines = page.read_text(encoding="utf-8").splitlines()
     start = next(i for i, line in enumerate(lines) if line.startswith("| rule | expression |"))
     header = _split(lines[start])
@@ -102,7 +103,7 @@ def read_table(page: Path = PAGE) -> tuple[list[str], list[Row]]:
         expression = "" if expression == "(empty)" else expression
         message = "" if message == "—" else message
         rows.append(Row(number, rule, expression, message, dict(zip(columns, cells[3:],
-                                                                     strict=True))))
+                                                                     strict=strict))))
     return columns, rows
 
 
@@ -131,7 +132,7 @@ def render(rows: list[tuple[str, str, str]]) -> list[str]:
 def rewrite(page: Path = PAGE) -> None:
     """Recompute the page's table in place (columns from the registry), keeping its rows:
     run after adding a dialect or a row, then read the diff."""
-    _, rows = read_table(page)
+    _, rows = read_table(page, strict=False)
     lines = page.read_text(encoding="utf-8").splitlines()
     start = next(i for i, line in enumerate(lines) if line.startswith("| rule | expression |"))
     end = start + 2 + len(rows)

@@ -20,15 +20,16 @@ SAMPLES = {
     "jms": "a = 1",
     "rocketmq": "a = 1",
     "activemq": "a = 1",
+    "artemis": "a = 1",
     "qpid": "a = 1",
     "rocketmq-tag": "TagA || TagB",
     "pulsar-tag": "anytag: a, b",
 }
 
 
-def test_the_registry_holds_the_six_dialects() -> None:
+def test_the_registry_holds_the_seven_dialects() -> None:
     assert dialects.names() == (
-        "jms", "rocketmq", "activemq", "qpid", "rocketmq-tag", "pulsar-tag"
+        "jms", "rocketmq", "activemq", "artemis", "qpid", "rocketmq-tag", "pulsar-tag"
     )
     assert dialects.DEFAULT == "jms"
     assert len(set(dialects.names())) == len(dialects.all_dialects())  # each name once
@@ -58,7 +59,8 @@ def test_unknown_dialect_names_the_known_ones() -> None:
     with pytest.raises(msgfilter.FilterError) as error:
         dialects.get("sql")
     assert str(error.value) == (
-        "unknown dialect 'sql' (known: activemq, jms, pulsar-tag, qpid, rocketmq, rocketmq-tag)"
+        "unknown dialect 'sql' (known: activemq, artemis, jms, pulsar-tag, qpid, rocketmq, "
+        "rocketmq-tag)"
     )
     with pytest.raises(msgfilter.FilterError, match=r"unknown dialect 'sql' \(known: act"):
         msgfilter.compile("a = 1", "sql")
@@ -85,7 +87,7 @@ def test_the_broker_names_dialects_through_the_registry() -> None:
     for name in dialects.names():
         assert expression_dialect(name) == name
     assert expression_dialect("Sql92") == "jms"
-    with pytest.raises(msgfilter.FilterError, match="known: SQL92, activemq, jms"):
+    with pytest.raises(msgfilter.FilterError, match="known: SQL92, activemq, artemis, jms"):
         expression_dialect("sql")
     assert JmsSelectorConfig(dialect="rocketmq").dialect == "rocketmq"
     for refused in ("activemq", "pulsar-tag", "nope"):

@@ -157,3 +157,11 @@ def test_quoted_identifier_errors() -> None:
     assert caught.value.offset == 0 and "'\"'" in str(caught.value)
     with pytest.raises(FilterSyntaxError):
         parse('"f"(1) = 1', dataclasses.replace(_quoting(), functions=True), DEFAULT_LIMITS)
+
+
+def test_hyphenated_identifiers_continue_with_minus_signs() -> None:
+    grammar = dataclasses.replace(_quoting(), hyphenated_identifiers=True, quoted_identifiers=False)
+    tokens = tokenize("a-b - 1 < x--y", grammar, DEFAULT_LIMITS)
+    assert [(t.type, str(t)) for t in tokens] == [
+        ("IDENT", "a-b"), ("MINUS", "-"), ("EXACT", "1"), ("LT", "<"), ("IDENT", "x--y"),
+    ]

@@ -23,6 +23,7 @@ CASES = [
     ("rocketmq", "a BETWEEN 1 AND 3 AND s CONTAINS 'x'", None),
     ("activemq", "convert_string_expressions: a + 1 > 2", None),
     ("qpid", "\"my prop\" = NOT a > 1", None),
+    ("artemis", "hyphenated_props:my-prop > 2 AND JMSPriority = 4", None),
     ("rocketmq-tag", "TagA || TagB", None),
     ("pulsar-tag", "anytag: a, b; alltag: eu", None),
     ("jms", "a IN ('x', 'y')", Limits(max_in_items=5, max_depth=30)),

@@ -21,6 +21,8 @@ from .errors import FilterError
 from .filter import Filter
 from .limits import Limits
 from .selector import SelectorFilter
+from .semantics import artemis
+from .semantics.artemis import Prepared
 from .semantics.model import ValueModel
 from .syntax.grammar import Grammar
 from .tags import pulsar as pulsar_tags
@@ -56,13 +58,15 @@ _SQL92_KEYWORDS = frozenset(
 
 def _sql(
     name: str, summary: str, model: ValueModel, departures: tuple[str, ...] = (),
+    prepare: Callable[[str], Prepared] | None = None,
     **switches: Any,
 ) -> Dialect:
     """An SQL-like dialect: the one selector grammar under `switches`, filters built by
-    `SelectorFilter`."""
+    `SelectorFilter` (after `prepare` rewrites the text, where the dialect does)."""
     grammar = Grammar(name=name, **switches)
     build = partial(
-        SelectorFilter, dialect=name, grammar=grammar, model=model, departures=departures
+        SelectorFilter, dialect=name, grammar=grammar, model=model, departures=departures,
+        prepare=prepare,
     )
     return Dialect(name, summary, model, build, grammar, departures)
 
@@ -126,6 +130,22 @@ _DIALECTS: tuple[Dialect, ...] = (
         comments=True,
         line_comment_needs_eol=True,
         empty_matches_all=False,
+        fold_negation=False,
+        escape_utf16=True,
+        boolean_literal_check=True,
+        max_exact=None,
+    ),
+    _sql(
+        "artemis", "ActiveMQ Artemis's selectors: AMQ header names, quoted names, Java types",
+        ValueModel.ARTEMIS,
+        prepare=artemis.prepare,
+        keywords=_SQL92_KEYWORDS | {"XPATH", "XQUERY"},
+        tight_not=True,
+        modulo=True,
+        quoted_identifiers=True,
+        unicode_identifiers=False,
+        comments=True,
+        line_comment_needs_eol=True,
         fold_negation=False,
         escape_utf16=True,
         boolean_literal_check=True,

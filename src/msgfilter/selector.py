@@ -1,8 +1,10 @@
-"""`SelectorFilter`: a compiled SQL-like selector (the `jms`, `rocketmq` and `activemq`
-dialects)."""
+"""`SelectorFilter`: a compiled SQL-like selector (the `jms`, `rocketmq`, `activemq` and
+`artemis` dialects)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 from .backends.python import compile_function
@@ -10,6 +12,8 @@ from .backends.python.generator import TypedReads
 from .errors import EvaluationFailure, FilterPositionError, FilterSyntaxError
 from .filter import Filter
 from .limits import DEFAULT_LIMITS, Limits
+from .semantics import artemis
+from .semantics.artemis import Prepared
 from .semantics.check import check
 from .semantics.model import ValueModel
 from .syntax import nodes as n
@@ -49,25 +53,36 @@ class SelectorFilter(Filter):
         grammar: Grammar,
         model: ValueModel,
         departures: tuple[str, ...] = (),
+        prepare: Callable[[str], Prepared] | None = None,
     ) -> None:
-        convert = grammar.functions and text.startswith(CONVERT_PREFIX)
-        # ActiveMQ's prefix turns on string conversion; blanking it keeps offsets right.
-        body = " " * len(CONVERT_PREFIX) + text[len(CONVERT_PREFIX):] if convert else text
+        if prepare is not None:
+            # The dialect rewrites the text first (Artemis: the JMS client's translation,
+            # trimming, prefixes); errors are shown in the text the parser saw.
+            prepared = prepare(text)
+            shown, body, convert = prepared.text, prepared.body, prepared.convert
+            if prepared.hyphenated:
+                grammar = replace(grammar, hyphenated_identifiers=True, quoted_identifiers=False)
+            empty = prepared.empty
+        else:
+            convert = grammar.functions and text.startswith(CONVERT_PREFIX)
+            # ActiveMQ's prefix turns on string conversion; blanking it keeps offsets right.
+            body = " " * len(CONVERT_PREFIX) + text[len(CONVERT_PREFIX):] if convert else text
+            shown, empty = text, False
         try:
-            tree = parse(body, grammar, limits)
-            if tree is None and not grammar.empty_matches_all:
+            tree = None if empty else parse(body, grammar, limits)
+            if tree is None and not empty and not grammar.empty_matches_all:
                 raise FilterSyntaxError("empty expression", body, len(body), ("an expression",))
             if tree is not None:
                 tree = check(tree, body, grammar, model)
         except FilterPositionError as error:
-            if not convert:
+            if body == shown:
                 raise
-            raise _with_text(error, text) from None
+            raise _with_text(error, shown) from None
         matches, self_source = compile_function(tree, model, "truth", convert_strings=convert)
         super().__init__(
             text,
             dialect,
-            frozenset() if tree is None else n.identifiers(tree),
+            _reads(tree, model),
             matches,
             self._first_evaluate,
             limits,
@@ -143,9 +158,13 @@ class SelectorFilter(Filter):
 
     def explain(self) -> str:
         lines = [super().explain()]
-        if self.departures:
+        # The dialect's departures (the registry's), then Artemis's for this selector.
+        departures = list(self.departures)
+        if self.model is ValueModel.ARTEMIS:
+            departures.extend(artemis.departures(self.text, self.tree))
+        if departures:
             lines.append("departures from the JMS specification:")
-            lines.extend(f"  - {line}" for line in self.departures)
+            lines.extend(f"  - {line}" for line in departures)
         if self.tree is not None:
             lines.append(f"tree:        {self.tree!r}")
             lines.append("generated Python (constants K* come from a table, never inlined):")
@@ -156,6 +175,8 @@ class SelectorFilter(Filter):
         if self.tree is None:
             return ""
         prefix = CONVERT_PREFIX if self.convert_strings else ""
+        if self.grammar.hyphenated_identifiers:
+            prefix += HYPHENATED_PREFIX
         return prefix + unparse(self.tree, self.grammar)
 
     def _key(self) -> object:
@@ -164,6 +185,16 @@ class SelectorFilter(Filter):
 
 #: ActiveMQ's selector prefix that turns on string-to-number conversion in comparisons.
 CONVERT_PREFIX = "convert_string_expressions:"
+#: Artemis's selector prefix that lets `-` continue an identifier.
+HYPHENATED_PREFIX = "hyphenated_props:"
+
+
+def _reads(tree: n.Expr | None, model: ValueModel) -> frozenset[str]:
+    """The names the filter reads from a message (backends pick columns by them)."""
+    if tree is None:
+        return frozenset()
+    names = n.identifiers(tree)
+    return artemis.reads(names) if model is ValueModel.ARTEMIS else names
 
 
 def _with_text(error: FilterPositionError, text: str) -> FilterPositionError:

@@ -15,8 +15,8 @@ from dataclasses import dataclass
 
 from ..filter import Filter
 from ..selector import SelectorFilter
-from ..semantics import qpid
-from ..semantics.model import ValueModel
+from ..semantics import artemis, qpid
+from ..semantics.model import JAVA_TYPED, ValueModel
 from ..syntax import nodes as n
 from ..tags import PulsarTagFilter, RocketMQTagFilter
 from . import canonical as c
@@ -123,8 +123,8 @@ def plan(f: Filter, estimate: Estimate = static_estimate) -> Plan:
         return Plan(everything=True, reason="not a selector or tag filter")
     if f.tree is None:
         return Plan(everything=True, exact=True, reason="empty selector (matches every message)")
-    if f.model is ValueModel.ACTIVEMQ and f.convert_strings:
-        return Plan(everything=True, reason="activemq convert_string_expressions")
+    if f.model in JAVA_TYPED and f.convert_strings:
+        return Plan(everything=True, reason=f"{f.model.value} convert_string_expressions")
     kind = _PLANNERS.get(f.model)
     planner = None if kind is None else kind(f.model, estimate)
     if planner is None:
@@ -457,6 +457,17 @@ class _QpidPlanner(_ActiveMQPlanner):
 
 def _qpid_resolves(probes: tuple[Probe, ...]) -> bool:
     return any(isinstance(p, Eq | Present) and p.ident in qpid.RESOLVED for p in probes)
+class _ArtemisPlanner(_ActiveMQPlanner):
+    """ActiveMQ's rules; but a header identifier (AMQPriority, ...) reads a field that a
+    message may hold under its JMS name (semantics.artemis.prop), which a lookup by the
+    identifier's name would miss: no conjunct on one is a key."""
+
+    def condition(self, node: n.Expr) -> Found | None:
+        operands = (node,) if isinstance(node, n.Ident) else (
+            () if isinstance(node, n.And | n.Or) else n.children(node))
+        if any(isinstance(o, n.Ident) and o.name in artemis.HEADER_NAMES for o in operands):
+            return None
+        return super().condition(node)
 
 
 _PLANNERS: dict[ValueModel, type[_Planner]] = {
@@ -464,6 +475,7 @@ _PLANNERS: dict[ValueModel, type[_Planner]] = {
     ValueModel.ROCKETMQ: _RocketMQPlanner,
     ValueModel.ACTIVEMQ: _ActiveMQPlanner,
     ValueModel.QPID: _QpidPlanner,
+    ValueModel.ARTEMIS: _ArtemisPlanner,
 }
 
 

@@ -2,8 +2,8 @@
 
 - `numbers`: parsing number text as `Integer/Long/Short/Byte/Float/Double/Boolean.valueOf`
   (and the RE2 texts of the same acceptance, for column-wise backends);
-- `text`: `Double.toString` and `Float.toString` as Java 17 prints them, and the
-  shortest-digits `Double.toString` of Java 19+;
+- `text`: `Double.toString` and `Float.toString` as Java 17 prints them, the
+  shortest-digits `Double.toString` of Java 19+, and `String.valueOf` of any selector value;
 - `arith`: int/long wrap-around, float32 rounding, double bits, `Double.compare`, IEEE
   division;
 - `strings`: `String.hashCode`, `String.compareTo` (UTF-16) order, `String.length`,
@@ -56,7 +56,7 @@ from .strings import (
     utf16_length,
     utf16_units,
 )
-from .text import double_text, float_text, shortest_double_text
+from .text import double_text, float_text, shortest_double_text, value_text
 
 __all__ = [
     "CANONICAL_NAN_BITS",
@@ -97,5 +97,6 @@ __all__ = [
     "utf16_key",
     "utf16_length",
     "utf16_units",
+    "value_text",
     "wrap",
 ]

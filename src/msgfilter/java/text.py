@@ -81,6 +81,31 @@ def float_text(x: float) -> str:
     return _layout(negative, digits, dec_exponent)
 
 
+def value_text(value: object) -> str:
+    """`String.valueOf(value)`: the `toString()` of a selector value, as Java 17 writes it.
+
+    `str` is a String, `bool` a Boolean (`true`/`false`), None `null`, an `int` any of
+    Byte/Short/Integer/Long/BigDecimal (all decimal, no grouping: an integral BigDecimal
+    has scale 0, so no exponent), a `float` a Double unless its class says it is a Java
+    `float` (`java_name == "float"`, as `msgfilter.jtypes.Float` does: Float.toString),
+    and a list a `java.util.List` (`[a, b]`, each item by this same rule)."""
+    if type(value) is str:
+        return value
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(int(value))
+    if isinstance(value, float):
+        if getattr(type(value), "java_name", "double") == "float":
+            return float_text(float(value))
+        return double_text(float(value))
+    if isinstance(value, list):
+        return "[" + ", ".join(value_text(item) for item in value) + "]"
+    return str(value)
+
+
 def _special(fraction: int, negative: bool) -> str:
     if fraction:
         return "NaN"

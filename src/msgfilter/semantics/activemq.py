@@ -129,12 +129,15 @@ class _NotConvertible(Exception):
 
 # Which class a left operand of class L converts to (or converts the right operand to)
 # when the right operand has class R: ComparisonExpression.compare's ladder.
-def _unify(left: Any, right: Any, convert: bool) -> tuple[Any, Any] | None:
+# `artemis`: Artemis's copy of the ladder, which converts where ActiveMQ throws.
+def _unify(left: Any, right: Any, convert: bool, artemis: bool) -> tuple[Any, Any] | None:
     lc, rc = type(left), type(right)
     if lc is rc:
         return left, right
     if lc is bool:
         if convert and rc is str:
+            if artemis:
+                return left, java.parse_boolean(right)
             raise _class_cast("class java.lang.Boolean cannot be cast to class java.lang.String")
         return None
     if lc is Byte:
@@ -165,6 +168,8 @@ def _unify(left: Any, right: Any, convert: bool) -> tuple[Any, Any] | None:
         if rc in (Int, Long):
             return left, Double(right)
         if rc is Float:
+            if artemis:
+                return left, Double(right)
             # ActiveMQ converts the Float into a Float again, and Double.compareTo throws.
             raise _class_cast("class java.lang.Float cannot be cast to class java.lang.Double")
     elif lc is str and convert and rc in (bool, Byte, Short, Int, Long, Float, Double):
@@ -174,12 +179,13 @@ def _unify(left: Any, right: Any, convert: bool) -> tuple[Any, Any] | None:
     return None
 
 
-def compare(left: Any, right: Any, convert: bool = False) -> int | None:
-    """compareTo after ActiveMQ's conversions; None where it answers FALSE outright."""
+def compare(left: Any, right: Any, convert: bool = False, artemis: bool = False) -> int | None:
+    """compareTo after ActiveMQ's (or Artemis's) conversions; None where it answers FALSE
+    outright."""
     if type(left) is list or type(right) is list:
         return None
     try:
-        pair = _unify(left, right, convert)
+        pair = _unify(left, right, convert, artemis)
     except _NotConvertible:
         return None
     if pair is None:
@@ -187,26 +193,28 @@ def compare(left: Any, right: Any, convert: bool = False) -> int | None:
     return _compare_to(*pair)
 
 
-def eq(left: Any, right: Any, convert: bool = False) -> bool | None:
+def eq(left: Any, right: Any, convert: bool = False, artemis: bool = False) -> bool | None:
     """EqualExpression: asymmetric with NULL, equals() first, then compare()."""
     if (left is None) != (right is None):
         return None if left is None else False
     if left is right or left is None or _java_equals(left, right):
         return True
-    c = compare(left, right, convert)
+    c = compare(left, right, convert, artemis)
     return c == 0 if c is not None else False
 
 
-def ne(left: Any, right: Any, convert: bool = False) -> bool | None:
-    result = eq(left, right, convert)
+def ne(left: Any, right: Any, convert: bool = False, artemis: bool = False) -> bool | None:
+    result = eq(left, right, convert, artemis)
     return None if result is None else not result
 
 
-def ordering(op: str, left: Any, right: Any, convert: bool = False) -> bool | None:
+def ordering(
+    op: str, left: Any, right: Any, convert: bool = False, artemis: bool = False
+) -> bool | None:
     """`<`, `<=`, `>`, `>=` once the left operand is known to be non-NULL."""
     if right is None:
         return None
-    c = compare(left, right, convert)
+    c = compare(left, right, convert, artemis)
     if c is None:
         return False
     return {"<": c < 0, "<=": c <= 0, ">": c > 0, ">=": c >= 0}[op]
@@ -222,9 +230,18 @@ def as_condition(value: Any) -> bool | None:
 # -- arithmetic ------------------------------------------------------------------------------
 
 
-def _as_number(value: Any, op: str, left: Any, right: Any) -> Any:
+def _as_number(value: Any, op: str, left: Any, right: Any, convert: bool = False) -> Any:
     if _is_number(value):
         return value
+    if convert and type(value) is str:
+        # Artemis's asNumber under convert_string_expressions: Double.valueOf if the
+        # text has a '.', else Long.valueOf.
+        try:
+            if "." in value:
+                return Double(java.parse_double(value))
+            return Long(java.parse_integer(value, 64))
+        except java.JavaNumberFormatError:
+            raise _runtime(f"Cannot convert value: {value} into a number") from None
     if type(value) is bool:
         raise _runtime(f"Cannot call {op} operation on: {java_str(left)} and: {java_str(right)}")
     raise _runtime(f"Cannot convert value: {java_str(value)} into a number")
@@ -243,13 +260,14 @@ def _integral(value: Any, cls: type) -> int:
     return int(cls(int(value)))
 
 
-def arith(op: str, left: Any, right: Any) -> Any:
-    """ArithmeticExpression once both operands are known to be non-NULL."""
+def arith(op: str, left: Any, right: Any, convert: bool = False) -> Any:
+    """ArithmeticExpression once both operands are known to be non-NULL; `convert`:
+    Artemis's string operands under convert_string_expressions."""
     if op == "+" and type(left) is str:
         return left + java_str(right)
     name = {"+": "plus", "-": "minus", "*": "multiply", "/": "divide", "%": "mod"}[op]
-    a = _as_number(left, name, left, right)
-    b = _as_number(right, name, left, right)
+    a = _as_number(left, name, left, right, convert)
+    b = _as_number(right, name, left, right, convert)
     if op in ("/", "%"):
         x, y = float(a), float(b)
         return Double(java.ieee_div(x, y) if op == "/" else _java_fmod(x, y))
@@ -286,22 +304,7 @@ def negate(value: Any) -> Any:
 
 def java_str(value: Any) -> str:
     """String.valueOf(value) for a selector value, as Java 17 writes it."""
-    cls = type(value)
-    if cls is str:
-        return str(value)
-    if value is None:
-        return "null"
-    if cls is bool:
-        return "true" if value else "false"
-    if cls is Float:
-        return java.float_text(float(value))
-    if isinstance(value, float):
-        return java.double_text(float(value))
-    if isinstance(value, int):
-        return str(int(value))
-    if cls is list:
-        return "[" + ", ".join(java_str(v) for v in value) + "]"
-    return str(value)
+    return java.value_text(value)
 
 
 # -- predicates ----------------------------------------------------------------------------------
@@ -352,10 +355,11 @@ def call(name: str, args: list[Any], regex: Callable[[str], Any]) -> Any:
                     return True
             return False
         if name == "REGEX":
+            # regexMatchFunction: NULL is FALSE, anything else is matched as its toString().
             pattern, target = args
-            if type(pattern) is not str or type(target) is not str:
+            if pattern is None or target is None:
                 return False
-            return regex(pattern).search(target) is not None
+            return regex(java_str(pattern)).search(java_str(target)) is not None
         if name == "SPLIT":
             text, separator = (_string_arg(a) for a in args)
             return java_split(regex(separator), text)

@@ -19,6 +19,10 @@ class ValueModel(Enum):
     #: ActiveMQ Classic 5.17: exact Java types (`msgfilter.jtypes`), its conversion ladder
     #: and evaluation failures as outcomes.
     ACTIVEMQ = "activemq"
+    #: ActiveMQ Artemis: ActiveMQ's Java types with Artemis's conversions (Float meets
+    #: Double, a string converts to a Boolean), header identifiers AMQPriority ... read
+    #: from the JMS header fields, evaluation failures as outcomes (FALSE for `matches`).
+    ARTEMIS = "artemis"
     #: Qpid Broker-J: ActiveMQ's Java types without its string conversion, equality with
     #: NULL FALSE, AND/OR that answer their first deciding operand, headers as Qpid reads them.
     QPID = "qpid"
@@ -28,6 +32,8 @@ class ValueModel(Enum):
     PULSAR_TAG = "pulsar-tag"
 
 
-#: The models whose values are Java-typed (`msgfilter.jtypes`): a backend that reads
-#: typed columns hands them numbers of the column's Java class.
-JAVA_TYPED: frozenset[ValueModel] = frozenset({ValueModel.ACTIVEMQ, ValueModel.QPID})
+#: The models whose values are Java-typed (`msgfilter.jtypes`): column backends hand them
+#: each column's Java type.
+JAVA_TYPED: frozenset[ValueModel] = frozenset(
+    {ValueModel.ACTIVEMQ, ValueModel.ARTEMIS, ValueModel.QPID}
+)

@@ -43,6 +43,8 @@ class Grammar:
     #: Double-quoted identifiers (`"property-with-hyphen" = 'x'`, `""` is one quote
     #: inside): Artemis's and Qpid's QUOTED_ID. The name is any text, keywords included.
     quoted_identifiers: bool = False
+    #: `-` continues an identifier (`a-b` is one name): Artemis's `hyphenated_props:`.
+    hyphenated_identifiers: bool = False
     #: SQL comments `/* ... */` and `-- ...`.
     comments: bool = False
     #: A `--` comment must end with a line break; without one `--` is two minus signs.

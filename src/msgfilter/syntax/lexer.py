@@ -89,6 +89,10 @@ def tokenize(text: str, dialect: Grammar, limits: Limits) -> list[Token]:
             stop = found.end() if found is not None else pos + 1
             while unicode and stop < end and _is_part(text[stop], unicode):
                 stop += 1
+            while dialect.hyphenated_identifiers and stop < end and (
+                text[stop] == "-" or text[stop] in _ASCII_PART
+            ):
+                stop += 1
             word = text[pos:stop]
             upper = word.upper() if word.isascii() else ""
             if upper in keywords:

@@ -101,7 +101,7 @@ def _text(node: n.Expr, d: Grammar) -> tuple[str, int]:
         case n.Or(operands=operands):
             return " OR ".join(at(o, _OR + 1) for o in operands), _OR
         case n.Call(name=name, args=args):
-            return f"{name}({', '.join(at(a, _OR) for a in args)})", _PRIMARY
+            return f"{name}({', '.join(at(a, _UNARY) for a in args)})", _PRIMARY
         case n.XQuery(query=query):
             return f"XQUERY {quote(query)}", _UNARY
     raise TypeError(f"cannot unparse {type(node).__name__}")  # pragma: no cover

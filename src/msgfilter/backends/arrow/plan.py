@@ -28,6 +28,7 @@ LOWERINGS: dict[ValueModel, Lowering] = {
 ROW_BY_ROW: dict[ValueModel, str] = {
     ValueModel.ACTIVEMQ: "ActiveMQ's Java types and conversion ladder have no kernels",
     ValueModel.QPID: "Qpid's Java types and conversion ladder have no kernels",
+    ValueModel.ARTEMIS: "Artemis's Java types, conversion ladder and header names have no kernels",
     ValueModel.ROCKETMQ_TAG: "a tag filter is not a selector",
     ValueModel.PULSAR_TAG: "a tag filter is not a selector",
 }

@@ -48,7 +48,7 @@ def _amq_ident_tri(g: Generator, node: n.Ident) -> str:
     return f"_acond({_amq_ident_value(g, node)})"
 
 
-def _amq_lazy(g: Generator, left: n.Expr, right: n.Expr, call: Callable[[str, str], str]) -> str:
+def amq_lazy(g: Generator, left: n.Expr, right: n.Expr, call: Callable[[str, str], str]) -> str:
     t = g.temp()
     return f"(None if ({t} := {g.value(left)}) is None else {call(t, g.value(right))})"
 
@@ -56,7 +56,7 @@ def _amq_lazy(g: Generator, left: n.Expr, right: n.Expr, call: Callable[[str, st
 def _amq_arith_value(g: Generator, node: n.Arith) -> str:
     op = g.const(node.op)
     u = g.temp()
-    return _amq_lazy(
+    return amq_lazy(
         g, node.left, node.right,
         lambda t, r: f"(None if ({u} := {r}) is None else _aarith({op}, {t}, {u}))",
     )
@@ -72,7 +72,7 @@ def _amq_compare_tri(g: Generator, node: n.Compare) -> str:
         helper = "_aeq" if node.op == "=" else "_ane"
         return f"{helper}({g.value(node.left)}, {g.value(node.right)}, {convert})"
     op = g.const(node.op)
-    return _amq_lazy(
+    return amq_lazy(
         g, node.left, node.right, lambda t, r: f"_aord({op}, {t}, {r}, {convert})"
     )
 
@@ -93,8 +93,15 @@ def _amq_like_tri(g: Generator, node: n.Like) -> str:
 
 
 def _amq_call_value(g: Generator, node: n.Call) -> str:
+    regex = g.const(java_regex)
+    if node.name == "REGEX":
+        # regexMatchFunction reads its candidate only once the pattern is not NULL.
+        t = g.temp()
+        pattern, target = (g.value(a) for a in node.args)
+        return (f"(False if ({t} := {pattern}) is None "
+                f"else _acall('REGEX', [{t}, {target}], {regex}))")
     args = ", ".join(g.value(a) for a in node.args)
-    return f"_acall({g.const(node.name)}, [{args}], {g.const(java_regex)})"
+    return f"_acall({g.const(node.name)}, [{args}], {regex})"
 
 
 def _amq_call_tri(g: Generator, node: n.Call) -> str:
@@ -106,8 +113,9 @@ def _amq_not_tri(g: Generator, node: n.Not) -> str:
     return f"(None if ({t} := {g.tri(node.operand)}) is None else not {t})"
 
 
-def _amq(tri: Callable[[Generator, Any], str], value: Callable[[Generator, Any], str] | None = None
-         ) -> Handlers:
+def amq_handlers(
+    tri: Callable[[Generator, Any], str], value: Callable[[Generator, Any], str] | None = None
+) -> Handlers:
     return {
         "truth": lambda g, node: f"({tri(g, node)} is True)",
         "falsity": lambda g, node: f"({tri(g, node)} is False)",
@@ -121,16 +129,16 @@ _AMQ_LITERAL: Handlers = {**LITERAL, "value": _amq_literal_value}
 HANDLERS: dict[type[n.Node], Handlers] = {
     **JMS_HANDLERS,
     n.ExactLit: _AMQ_LITERAL, n.ApproxLit: _AMQ_LITERAL,
-    n.Ident: _amq(_amq_ident_tri, _amq_ident_value),
+    n.Ident: amq_handlers(_amq_ident_tri, _amq_ident_value),
     n.Negate: {"value": _amq_negate_value, **VALUE_ONLY},
     n.Arith: {"value": _amq_arith_value, **VALUE_ONLY},
-    n.Compare: _amq(_amq_compare_tri),
-    n.In: _amq(_amq_in_tri),
-    n.Like: _amq(_amq_like_tri),
-    n.IsNull: _amq(is_null_tri),
-    n.Not: _amq(_amq_not_tri),
-    n.And: {**_amq(and_tri), "truth": and_truth},
-    n.Or: {**_amq(or_tri), "truth": or_truth},
-    n.Call: _amq(_amq_call_tri, _amq_call_value),
-    n.XQuery: _amq(lambda g, node: "False"),
+    n.Compare: amq_handlers(_amq_compare_tri),
+    n.In: amq_handlers(_amq_in_tri),
+    n.Like: amq_handlers(_amq_like_tri),
+    n.IsNull: amq_handlers(is_null_tri),
+    n.Not: amq_handlers(_amq_not_tri),
+    n.And: {**amq_handlers(and_tri), "truth": and_truth},
+    n.Or: {**amq_handlers(or_tri), "truth": or_truth},
+    n.Call: amq_handlers(_amq_call_tri, _amq_call_value),
+    n.XQuery: amq_handlers(lambda g, node: "False"),
 }

@@ -7,6 +7,7 @@ from typing import Any
 
 from ...message import as_mapping, needs_mapping
 from ...semantics import activemq as amq
+from ...semantics import artemis as art
 from ...semantics import qpid
 from ...semantics import rocketmq as rq
 from ...semantics import values as v
@@ -29,6 +30,7 @@ RUNTIME: dict[str, Any] = {
     "_alike": amq.like, "_acall": amq.call, "_failed": amq.failure,
     "_qhdr": qpid.header, "_qeq": qpid.eq, "_qord": qpid.ordering, "_qarith": qpid.arith,
     "_qneg": qpid.negate,
+    "_arprop": art.prop,
 }
 
 

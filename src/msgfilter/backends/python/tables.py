@@ -9,7 +9,7 @@ from types import MappingProxyType
 
 from ...semantics.model import ValueModel
 from ...syntax import nodes as n
-from . import activemq, jms, qpid, rocketmq
+from . import activemq, artemis, jms, qpid, rocketmq
 from .generator import Handlers
 
 
@@ -46,4 +46,5 @@ TABLES: Mapping[ValueModel, ModelTable] = MappingProxyType({
     ),
     ValueModel.ACTIVEMQ: _table(activemq.HANDLERS, {n.StringTest}),
     ValueModel.QPID: _table(qpid.HANDLERS, {n.StringTest, n.Call, n.XQuery}),
+    ValueModel.ARTEMIS: _table(artemis.HANDLERS, {n.StringTest, n.Call}),
 })
