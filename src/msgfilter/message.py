@@ -27,6 +27,11 @@ class Message:
     tags: str | None = None
     keys: tuple[str, ...] = ()
     view: Mapping[str, object] = field(init=False, repr=False, compare=False)
+    #: The dicts behind `properties`, `headers` and `view`: evaluators read these (a dict
+    #: lookup costs half a mappingproxy's) and never write them.
+    _props: dict[str, object] = field(init=False, repr=False, compare=False)
+    _heads: dict[str, object] = field(init=False, repr=False, compare=False)
+    _view: dict[str, object] = field(init=False, repr=False, compare=False)
 
     def __init__(
         self,
@@ -48,10 +53,13 @@ class Message:
         if keys_t:
             merged.setdefault(KEYS_PROPERTY, " ".join(keys_t))
         object.__setattr__(self, "view", MappingProxyType(merged))
+        object.__setattr__(self, "_props", props)
+        object.__setattr__(self, "_heads", heads)
+        object.__setattr__(self, "_view", merged)
 
     def get(self, name: str, default: object = None) -> object:
         """The value a filter reads under `name` (None when absent)."""
-        return self.view.get(name, default)
+        return self._view.get(name, default)
 
 
 def as_mapping(message: Any) -> Mapping[str, object]:

@@ -256,7 +256,7 @@ class _JmsPlan:
 
         def run(check: _Check, m: Message) -> bool:
             if check.typed:
-                return check.test(m.view, m.properties, m.headers, reads, memo)
+                return check.test(m._view, m._props, m._heads, reads, memo)
             return check.test(m)
 
         for m in messages:
@@ -293,7 +293,7 @@ class _JmsPlan:
         test = self.subscription[0].test
         consumer = self.consumer
         if consumer is None:
-            results = [test(m.view, m.properties, m.headers, reads, memo) for m in messages]
+            results = [test(m._view, m._props, m._heads, reads, memo) for m in messages]
             if reads.failed is None:
                 return [_MATCH if r else _SUBSCRIPTION_MISS for r in results]
             # Rare: a read failed somewhere: judge again one by one to find where (the
@@ -303,7 +303,7 @@ class _JmsPlan:
         codes: list[int] = []
         append = codes.append
         for m in messages:
-            shown, props, heads = m.view, m.properties, m.headers
+            shown, props, heads = m._view, m._props, m._heads
             if not test(shown, props, heads, reads, memo):
                 append(_SUBSCRIPTION_MISS if reads.failed is None else _ERROR)
                 reads.failed = None
