@@ -97,7 +97,7 @@ def pulsar_plan(f: PulsarTagFilter, schema: pa.Schema, layout: Layout) -> Plan:
         keep = pc.starts_with(keys, prefix)
         if typed:
             keep = pc.and_(keep, pc.invert(pc.is_in(keys, value_set=shadowed.cast(keys.type))))
-        keep = pc.fill_null(pc.and_(keep, pc.is_valid(values)), False)
+        # A NULL value stays: as the last entry of a repeated key it hides the others.
         table = pa.table({"row": rows, "key": keys, "at": pa.array(np.arange(len(keys)))})
         table = table.filter(keep)
         # A repeated key: the last entry is the property's value (Layout rule 2).
