@@ -17,9 +17,10 @@ filtering work, not the file scan. For each selector the script prints the secon
   dict of the row's properties and columns: the baseline the issue names;
 
 and the ratios python-udf / native and python-udf / arrow-udf. A row of several filters
-(the mixed-dialect one) ANDs their columns; its python-udf asks each filter in one call. Figures are the median of --repeat runs after one
-warm-up, all in one session (local[2] unless --master says otherwise), so the ratios
-compare like with like on a busy machine.
+(the mixed-dialect one) ANDs their columns; its python-udf asks each filter in one call.
+Figures are the median of --repeat runs after one warm-up, all in one session (local[2]
+unless --master says otherwise), so the ratios compare like with like on a busy machine.
+--explain prints each native plan and the size of its generated code.
 """
 
 from __future__ import annotations

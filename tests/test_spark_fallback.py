@@ -128,9 +128,9 @@ from pyspark.sql import types as T  # noqa: E402
 from pyspark.sql.pandas.types import to_arrow_schema  # noqa: E402
 
 import msgfilter.spark as ms  # noqa: E402
+from test_conformance import run_spark  # noqa: E402
 
 from conformance import CORPORA, corpus  # noqa: E402
-from test_conformance import run_spark  # noqa: E402
 
 
 @pytest.mark.spark

@@ -198,16 +198,60 @@ def _udf_inputs(f: Filter, schema: Schema) -> list[str]:
     return list(dict.fromkeys(wanted))
 
 
+#: The names the looked-up inputs travel under: no identifier of any dialect holds `#`.
+_PROPS, _TAGS, _KEYS = "#properties", "#tags", "#keys"
+#: How the UDF reads looked-up inputs: each identifier's column under its own name, TAGS
+#: and KEYS from a map of those entries where the frame's map has them, else from their
+#: columns (the Layout rules, applied before the UDF).
+LOOKED_UP = Layout(properties_column=_PROPS, typed=True, tags_column=_TAGS, keys_column=_KEYS)
+
+
+def _looked_up(f: Filter, schema: Schema) -> list[Column] | None:
+    """The inputs of `f` as the values of its identifiers, looked up in Spark: a map
+    travels to Python (converted to Arrow entry by entry) only for the TAGS / KEYS
+    entries. None when the filter reads by prefix (a Pulsar tag filter) or a name could
+    collide with the inputs' own names."""
+    if f.model is ValueModel.PULSAR_TAG or any(name.startswith("#") for name in f.identifiers):
+        return None
+    props = schema.props[0] if schema.props is not None else None
+    inputs: list[Column] = []
+    entries: list[str] = []
+    for name in sorted(f.identifiers):
+        source = resolve(name, schema.names, schema.layout)
+        if source.column is not None:
+            inputs.append(column_ref(source.column).alias(name))
+        elif source.fallback_column is None:
+            if props is not None:
+                inputs.append(F.try_element_at(column_ref(props), F.lit(name)).alias(name))
+        else:
+            own = _TAGS if source.fallback_column == schema.layout.tags_column else _KEYS
+            inputs.append(column_ref(source.fallback_column).alias(own))
+            if props is not None:
+                entries.append(name)
+    if len(entries) == 1:
+        # The entry where the map has the key at all (a NULL value hides the column).
+        key = F.lit(entries[0])
+        has = F.map_contains_key(column_ref(props), key)  # type: ignore[arg-type]
+        entry = F.create_map(key, F.try_element_at(column_ref(props), key))  # type: ignore[arg-type]
+        inputs.append(F.when(has, entry).alias(_PROPS))
+    elif entries:
+        inputs.append(column_ref(props).alias(_PROPS))  # type: ignore[arg-type]
+    return inputs
+
+
 def udf_column(f: Filter, schema: T.StructType, layout: Layout = DEFAULT_LAYOUT) -> Column:
-    """A boolean Column computing `f.evaluate(message)` per row in an Arrow UDF, each row
-    seen as a message by the layout's rules (the same answers as the native Column)."""
+    """A boolean Column computing the filter in an Arrow UDF (`evaluate_batch` on each
+    batch), each row seen as a message by the layout's rules: the same answers as
+    `f.evaluate` and the native Column. The values of the identifiers are looked up in
+    Spark where the filter names them (`_looked_up`); a Pulsar tag filter gets the map."""
     resolved = Schema(schema, layout)
-    names = _udf_inputs(f, resolved)
-    packed = (
-        F.struct(*[column_ref(c).alias(c) for c in names]) if names
-        # A UDF needs an input; one with no column the layout could read.
-        else F.struct(F.lit(0).alias("#"))
-    )
+    inputs = _looked_up(f, resolved)
+    if inputs is None:
+        inputs = [column_ref(c).alias(c) for c in _udf_inputs(f, resolved)]
+    else:
+        layout = LOOKED_UP
+    # A UDF needs an input; one with no column the layout could read.
+    packed = F.struct(*inputs) if inputs else F.struct(F.lit(0).alias("#"))
     evaluate = _arrow_udf(_make_evaluator(f, layout), T.BooleanType())
     return evaluate(packed)  # type: ignore[no-any-return]
 

@@ -29,6 +29,7 @@ from ...tables import Layout, join_keys, resolve
 from .java_rows import java_class
 
 _PLAIN = (str, int, bool, type(None))
+_MISSING = object()
 
 
 def _keys_of(datum: pa.Array, values: list[object]) -> list[object]:
@@ -109,20 +110,13 @@ def evaluate_distinct(f: Filter, batch: pa.RecordBatch, layout: Layout) -> pa.Bo
     evaluate: Callable[[Any], bool | None] = f.evaluate
     if not reads:
         return pa.repeat(pa.scalar(evaluate({}), pa.bool_()), batch.num_rows)
-    answers: dict[object, bool | None] = {}
+    answers: dict[object, object] = {}
     out: list[bool | None] = []
     values = [r.values for r in reads]
     for row, key in enumerate(zip(*[r.keys for r in reads], strict=True)):
-        try:
-            out.append(answers[key])
-            continue
-        except KeyError:
-            pass
-        except TypeError:  # pragma: no cover - every key is hashable by construction
-            key = None
-        message = {name: column[row] for name, column in zip(names, values, strict=True)}
-        answer = evaluate(message)
-        if key is not None:
-            answers[key] = answer
-        out.append(answer)
+        found = answers.get(key, _MISSING)
+        if found is _MISSING:
+            message = {name: column[row] for name, column in zip(names, values, strict=True)}
+            found = answers[key] = evaluate(message)
+        out.append(found)  # type: ignore[arg-type]
     return pa.array(out, pa.bool_())
