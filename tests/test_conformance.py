@@ -186,8 +186,8 @@ SPARK_TYPES = {
     "float": "DoubleType", "double": "DoubleType", "string": "StringType",
     "boolean": "BooleanType",
 }
-#: Spark runs these dialects whole in a per-row Arrow UDF (f.evaluate on each row's
-#: message, docs/spark.md) at ~20 ms a selector: of these corpora, every n-th selector
+#: Spark runs the rocketmq dialect whole in the fallback's Arrow UDF (docs/spark.md) at
+#: ~20 ms a selector: of these corpora, every n-th selector
 #: and of its cases every m-th, as (n, m); everything with MSGFILTER_CONFORMANCE_FULL=1.
 SPARK_SAMPLES = {
     "rocketmq:cases-seed9": (16, 1),
