@@ -10,18 +10,24 @@ filtering work, not the file scan. For each selector the script prints the secon
 `df.where(column).count()` for
 
 * native: `msgfilter.spark.to_column` (Catalyst, generated code, no Python per row);
-* arrow-udf: `msgfilter.spark.filter_udf` (`filter.evaluate` per row in an Arrow UDF);
+* arrow-udf: `msgfilter.spark.filter_udf`, the fallback: an Arrow UDF evaluating each
+  batch with the Arrow backend's kernels (`filter.evaluate` once per distinct tuple of
+  the values read, where no kernel exists: the activemq dialect);
 * python-udf: a classic pickled UDF (`useArrow=False`) calling `filter.matches` on a
   dict of the row's properties and columns: the baseline the issue names;
 
-and the ratio python-udf / native. Figures are the median of --repeat runs after one
-warm-up, all in one session (local[2] unless --master says otherwise), so the ratios
-compare like with like on a busy machine.
+and the ratios python-udf / native and python-udf / arrow-udf. A row of several filters
+(the mixed-dialect one) ANDs their columns; its python-udf asks each filter in one call.
+Figures are the median of --repeat runs after one warm-up, all in one session (local[2]
+unless --master says otherwise), so the ratios compare like with like on a busy machine.
+--explain prints each native plan and the size of its generated code.
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
+import operator
 import os
 import statistics
 import sys
@@ -31,15 +37,30 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-SELECTORS = (
-    # (label, dialect, expression)
-    ("4-predicate jms", "jms",
+SELECTORS: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
+    # (label, ((dialect, expression), ...)): several filters are ANDed, as a router
+    # routing one frame by several subscriptions' filters at once.
+    ("4-predicate jms", (("jms",
      "region = 'eu-west' AND tier IN ('gold', 'silver') AND priority >= 4 "
-     "AND source <> 'batch'"),
-    ("LIKE + OR jms", "jms",
-     "topic LIKE 'persistent://shop/orders/%' AND (priority > 6 OR redelivery_count > 0)"),
-    ("rocketmq tags", "rocketmq-tag", "order-paid || refund || payment"),
-    ("pulsar anytag", "pulsar-tag", "anytag: fragile, gift"),
+     "AND source <> 'batch'"),)),
+    ("LIKE + OR jms", (("jms",
+     "topic LIKE 'persistent://shop/orders/%' AND (priority > 6 OR redelivery_count > 0)"),)),
+    ("rocketmq tags", (("rocketmq-tag", "order-paid || refund || payment"),)),
+    ("pulsar anytag", (("pulsar-tag", "anytag: fragile, gift"),)),
+    # RocketMQ's SQL92 over string properties: `amount` is text ('95.62') converted by
+    # Double.valueOf to meet the double literal, as the broker does.
+    ("rocketmq SQL", (("rocketmq",
+     "region = 'eu-west' AND amount > 50.0 AND tier IN ('gold', 'silver')"),)),
+    # ActiveMQ's value model: `priority` is an int column, an Integer to the dialect.
+    ("activemq", (("activemq",
+     "priority > 5 AND region LIKE 'eu-%' AND redelivery_count = 0"),)),
+    # One frame routed by a JMS selector, a RocketMQ tag set and a Pulsar tag filter
+    # together: the rows every one of them accepts.
+    ("mixed dialects", (
+        ("jms", "priority >= 4 AND region = 'eu-west'"),
+        ("rocketmq-tag", "order-paid || refund"),
+        ("pulsar-tag", "anytag: urgent, fragile"),
+    )),
 )
 
 
@@ -64,8 +85,9 @@ def timed(action: Callable[[], object], repeat: int) -> tuple[float, object]:
     return statistics.median(times), result
 
 
-def python_udf(f: Any) -> Any:
-    """The baseline: one pickled Python call per row, building the message dict."""
+def python_udf(filters: list[Any]) -> Any:
+    """The baseline: one pickled Python call per row, building the message dict and
+    asking every filter."""
     from pyspark.sql import functions as F
     from pyspark.sql import types as T
 
@@ -76,21 +98,43 @@ def python_udf(f: Any) -> Any:
         message.update(zip(names, values, strict=True))
         if tags is not None:
             message.setdefault("TAGS", tags)
-        return bool(f.matches(message))
+        return all(f.matches(message) for f in filters)
 
     udf = F.udf(matches, T.BooleanType(), useArrow=False)
     return udf(F.col("properties"), F.col("tags"), *[F.col(n) for n in names])
 
 
-def measure(df: Any, f: Any, repeat: int) -> tuple[int, float, float, float]:
-    """(matches, native s, arrow-udf s, python-udf s) for filter `f` over `df`."""
+def _all(columns: list[Any]) -> Any:
+    return functools.reduce(operator.and_, columns)
+
+
+def measure(df: Any, filters: list[Any], repeat: int) -> tuple[int, float, float, float]:
+    """(matches, native s, arrow-udf s, python-udf s) for `filters` ANDed over `df`."""
     import msgfilter.spark as ms
 
-    native_s, count = timed(lambda: df.where(ms.to_column(f, df)).count(), repeat)
-    arrow_s, arrow_count = timed(lambda: df.where(ms.filter_udf(f, df)).count(), repeat)
-    python_s, python_count = timed(lambda: df.where(python_udf(f)).count(), repeat)
+    native = _all([ms.to_column(f, df) for f in filters])
+    fallback = _all([ms.filter_udf(f, df) for f in filters])
+    native_s, count = timed(lambda: df.where(native).count(), repeat)
+    arrow_s, arrow_count = timed(lambda: df.where(fallback).count(), repeat)
+    python_s, python_count = timed(lambda: df.where(python_udf(filters)).count(), repeat)
     assert count == arrow_count == python_count, (count, arrow_count, python_count)
     return int(count), native_s, arrow_s, python_s  # type: ignore[call-overload]
+
+
+def show_plan(df: Any, filters: list[Any]) -> None:
+    """The native query's physical plan and the size of the Java code Spark generates."""
+    import contextlib
+    import io
+
+    import msgfilter.spark as ms
+
+    query = df.where(_all([ms.to_column(f, df) for f in filters]))
+    query.explain("formatted")
+    code = io.StringIO()
+    with contextlib.redirect_stdout(code):
+        query.explain("codegen")
+    lines = code.getvalue().splitlines()
+    print(f"generated code: {len(lines)} lines, {len(code.getvalue()):,} characters")
 
 
 def main() -> None:
@@ -101,6 +145,8 @@ def main() -> None:
     parser.add_argument("--driver-memory", default="4g", help="room to cache 10M rows")
     parser.add_argument("--only", default=None, help="run only the selectors whose label "
                         "contains this text")
+    parser.add_argument("--explain", action="store_true", help="print each native "
+                        "plan (explain formatted) and the size of its generated code")
     args = parser.parse_args()
 
     os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
@@ -130,13 +176,17 @@ def main() -> None:
             print(f"\n{rows:,} rows (generated and cached in "
                   f"{time.perf_counter() - started:.1f} s)")
             print(f"{'selector':<18} {'matches':>10} {'native s':>9} {'arrow-udf s':>11} "
-                  f"{'python-udf s':>12} {'python/native':>13}")
-            for label, dialect, text in SELECTORS:
+                  f"{'python-udf s':>12} {'python/native':>13} {'python/arrow-udf':>16}")
+            for label, parts in SELECTORS:
                 if args.only and args.only not in label:
                     continue
-                row = measure(df, msgfilter.compile(text, dialect), args.repeat)
+                filters = [msgfilter.compile(text, dialect) for dialect, text in parts]
+                if args.explain:
+                    show_plan(df, filters)
+                row = measure(df, filters, args.repeat)
                 print(f"{label:<18} {row[0]:>10,} {row[1]:>9.3f} {row[2]:>11.3f} "
-                      f"{row[3]:>12.3f} {row[3] / row[1]:>12.1f}x")
+                      f"{row[3]:>12.3f} {row[3] / row[1]:>12.1f}x {row[3] / row[2]:>15.1f}x",
+                      flush=True)
             df.unpersist()
     spark.stop()
 

@@ -186,8 +186,8 @@ SPARK_TYPES = {
     "float": "DoubleType", "double": "DoubleType", "string": "StringType",
     "boolean": "BooleanType",
 }
-#: Spark runs these dialects whole in a per-row Arrow UDF (f.evaluate on each row's
-#: message, docs/spark.md) at ~20 ms a selector: of these corpora, every n-th selector
+#: Spark runs the rocketmq dialect whole in the fallback's Arrow UDF (docs/spark.md) at
+#: ~20 ms a selector: of these corpora, every n-th selector
 #: and of its cases every m-th, as (n, m); everything with MSGFILTER_CONFORMANCE_FULL=1.
 SPARK_SAMPLES = {
     "rocketmq:cases-seed9": (16, 1),
@@ -267,10 +267,11 @@ def spark_message(
     return message
 
 
-def run_spark(name: str, cases: Sequence[Case], spark: Any) -> list[str]:
+def run_spark(name: str, cases: Sequence[Case], spark: Any, *, udf: bool = False) -> list[str]:
     """Many selectors in one `select` over a frame whose rows are the messages of the cases
     that ask them (cases that agree on column types), every selector on every row: the
-    case's own answer on its row, the per-message answer on every row."""
+    case's own answer on its row, the per-message answer on every row. `udf`: the
+    columns of `msgfilter.spark.filter_udf` (the fallback) instead of `to_column`."""
     pa = pytest.importorskip("pyarrow")
     from pyspark.sql import types as T
     from pyspark.sql.pandas.types import to_arrow_schema
@@ -318,7 +319,8 @@ def run_spark(name: str, cases: Sequence[Case], spark: Any) -> list[str]:
             df = spark.createDataFrame(table)
             asked = list(dict.fromkeys((c.dialect, c.selector) for c in group))
             at = {key: i for i, key in enumerate(asked)}
-            columns = [ms.to_column(filters[key], df.schema, layout).alias(f"r{i}")
+            make = ms.filter_udf if udf else ms.to_column
+            columns = [make(filters[key], df.schema, layout).alias(f"r{i}")
                        for i, key in enumerate(asked)]
             answers = [list(row) for row in df.select(*columns).collect()]
             for case, row, line in zip(group, rows, answers, strict=True):

@@ -105,12 +105,14 @@ def filter_udf(
     *,
     dialect: str = "jms",
 ) -> Column:
-    """The filter as a Column computed by `filter.evaluate` per row in an Arrow UDF:
-    the explicit, always-available fallback (slower than `to_column`, same answers).
+    """The filter as a Column computed in an Arrow UDF: the explicit, always-available
+    fallback (slower than `to_column`, same answers).
 
-    Each row becomes the message the layout describes (the columns it needs travel to
-    the UDF as one struct); the filter reaches the executors pickled as its text and is
-    rebuilt there through the compile cache.
+    The columns the filter can read travel to the UDF as one struct; each Arrow batch
+    is evaluated whole by the Arrow backend's kernels, and where none give the
+    per-message answer (the activemq dialect), by `filter.evaluate` once per distinct
+    tuple of the values read (docs/spark.md). The filter reaches the executors pickled
+    as its text and is rebuilt there through the compile cache.
     """
     f = _as_filter(expression, dialect)
     return udf_column(f, _schema(schema), layout)

@@ -40,11 +40,12 @@ What Spark cannot express runs in Python through an Arrow UDF, transparently:
 
 * `'text' + d` with `d` a double needs Java's `Double.toString` (J31): that one value
   goes through a small Arrow UDF; the rest of the selector stays native.
-* Value models without a native table (only JMS and the tag models have one), values
-  whose selector type changes from row to row (a `TAGS` read from string map values or
-  from a tags column of another type), and text Spark strings cannot hold (lone
-  surrogates) evaluate the whole filter with `Filter.evaluate` per row in an Arrow UDF
-  (`udf_column`).
+* Value models without a native table (see `lowering.TABLES`), values whose selector
+  type changes from row to row (a `TAGS` read from string map values or from a tags
+  column of another type), and text Spark strings cannot hold (lone surrogates)
+  evaluate the whole filter in an Arrow UDF (`udf_column`): each batch by the Arrow
+  backend's kernels, or by `Filter.evaluate` once per distinct tuple of the values read
+  where no kernel gives the per-message answer (the activemq value model).
 
 No byte of user text reaches Spark SQL text: identifiers become quoted column
 references, literals become `F.lit` values.
@@ -56,7 +57,9 @@ The modules, by job:
     compiler.py   dispatch on node class through a model's table; BETWEEN once
     jms.py        the JMS value model's table
     tags.py       RocketMQ and Pulsar tag filters as Columns
-    fallback.py   what runs in Python, in Arrow UDFs
+    fallback.py   what runs in Python, in Arrow UDFs: whole batches, Arrow kernels
+    rowwise.py    the fallback's Python path, once per distinct tuple of values read
+    java_rows.py  the Java class of each Arrow number type (activemq in Python)
     lowering.py   lower(): a filter -> a Column, by its value model
 """
 

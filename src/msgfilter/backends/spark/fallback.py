@@ -1,26 +1,38 @@
 """What runs in Python, batch by batch in Arrow UDFs (never row by row through Spark):
-Java's text of a double, and the whole filter by `Filter.evaluate` on each row's message
-where no native lowering exists."""
+Java's text of a double, and the whole filter where no native lowering exists.
+
+A whole filter runs on each Arrow batch Spark hands the UDF (10,000 rows by default):
+the batch's columns become a RecordBatch and the Arrow backend's plan for the filter
+(its kernels, `backends/arrow`; tag filters by `backends/arrow/tags.py`) evaluates it
+at once. Only what no kernel evaluates (the activemq value model; a selector holding a
+lone surrogate) runs `Filter.evaluate`, once per distinct tuple of the values it reads
+(rowwise.py), with each number in the Java class of its column."""
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from typing import Any
 
 import pyarrow as pa
 import pyarrow.compute as pc
+from cachetools import LRUCache
 from pyspark.sql import Column
 from pyspark.sql import functions as F
 from pyspark.sql import types as T
 
 from ...filter import Filter
 from ...message import KEYS_PROPERTY, TAGS_PROPERTY
-from ...semantics.model import JAVA_TYPED, ValueModel
-from ...tables import DEFAULT_LAYOUT, Layout, join_keys
+from ...selector import SelectorFilter
+from ...semantics.model import ValueModel
+from ...tables import DEFAULT_LAYOUT, OTHER, Layout, join_keys, resolve
 from ...tags.pulsar import PulsarTagFilter
+from ..arrow import LOWERINGS, Plan, Unsupported, compile_arrow
+from ..arrow.columns import conversion as arrow_conversion
+from ..arrow.tags import TAG_MODELS, compile_tags
 from ..arrow.values import double_text as arrow_double_text
 from .errors import NotNativeError
-from .java_rows import java_messages
+from .rowwise import evaluate_distinct
 from .schema import Schema, column_ref
 
 
@@ -56,14 +68,79 @@ def double_text_udf() -> Any:
     return _double_text
 
 
+#: Plans kept per Python worker, most recently used: one per (dialect, text, schema, layout).
+PLAN_CACHE_SIZE = 256
+
+# None: no kernel evaluates the filter on batches of that schema (the Python path).
+_plans: LRUCache[tuple[str, str, pa.Schema, Layout], Plan | None] = LRUCache(
+    maxsize=PLAN_CACHE_SIZE
+)
+_lock = threading.Lock()
+
+
+def _reads_opaque(f: Filter, schema: pa.Schema, layout: Layout) -> bool:
+    """Whether an identifier of `f` may read a value of no selector type (a timestamp,
+    a decimal, ...). The rocketmq kernels compare two such values as unlike types
+    (docs/arrow.md) where `Filter.evaluate` compares the Python objects, so such a
+    filter takes the Python path."""
+    names = schema.names
+    for name in f.identifiers:
+        source = resolve(name, names, layout)
+        types = []
+        if source.column is not None:
+            types.append(schema.field(names.index(source.column)).type)
+        else:
+            if source.map_column is not None:
+                types.append(schema.field(names.index(source.map_column)).type.item_type)
+            if source.fallback_column is not None and not source.joins_keys:
+                types.append(schema.field(names.index(source.fallback_column)).type)
+        if any(arrow_conversion(dtype).kind == OTHER for dtype in types):
+            return True
+    return False
+
+
+def batch_plan(f: Filter, schema: pa.Schema, layout: Layout) -> Plan | None:
+    """The Arrow backend's kernels for `f` on batches of `schema` (None: none exist for
+    this filter, the Python path evaluates it). Built once per worker and schema."""
+    key = (f.dialect, f.text, schema, layout)
+    with _lock:
+        if key in _plans:
+            return _plans[key]
+    built: Plan | None = None
+    try:
+        if f.model in TAG_MODELS:
+            built = compile_tags(f, schema, layout)
+        elif (
+            f.model in LOWERINGS and isinstance(f, SelectorFilter)
+            and not (f.model is ValueModel.ROCKETMQ and _reads_opaque(f, schema, layout))
+        ):
+            built = compile_arrow(f.tree, f.model, schema, layout)
+    except Unsupported:
+        built = None
+    with _lock:
+        return _plans.setdefault(key, built)
+
+
 def evaluate_batch(f: Filter, layout: Layout, rows: Any) -> pa.Array:
-    """`f.evaluate` of each row of a struct array whose fields are the frame's columns
-    (by their names): the rows seen as messages by the layout's rules."""
+    """The filter's answer for each row of a struct array whose fields are the frame's
+    columns (by their names), each row seen as a message by the layout's rules: the
+    Arrow backend's kernels on the whole batch where they exist, else `f.evaluate` once
+    per distinct tuple of the values the selector reads (rowwise.py)."""
     if isinstance(rows, pa.ChunkedArray):
         rows = rows.combine_chunks()
+    batch = pa.RecordBatch.from_struct_array(rows)
+    plan = batch_plan(f, batch.schema, layout)
+    if plan is not None:
+        try:
+            return plan(batch)
+        except (pa.ArrowException, ArithmeticError, TypeError, ValueError):
+            # A kernel failed on this data (msgfilter.arrow warns there): the Python
+            # path below gives the same answers, slowly.
+            pass
+    if isinstance(f, SelectorFilter):
+        return evaluate_distinct(f, batch, layout)
+    # A tag filter on a table its kernels do not read: one message per row.
     messages = message_dicts(rows, layout)
-    if f.model in JAVA_TYPED:
-        messages = java_messages(messages, rows.type, layout)
     return pa.array([f.evaluate(m) for m in messages], pa.bool_())
 
 
@@ -121,16 +198,60 @@ def _udf_inputs(f: Filter, schema: Schema) -> list[str]:
     return list(dict.fromkeys(wanted))
 
 
+#: The names the looked-up inputs travel under: no identifier of any dialect holds `#`.
+_PROPS, _TAGS, _KEYS = "#properties", "#tags", "#keys"
+#: How the UDF reads looked-up inputs: each identifier's column under its own name, TAGS
+#: and KEYS from a map of those entries where the frame's map has them, else from their
+#: columns (the Layout rules, applied before the UDF).
+LOOKED_UP = Layout(properties_column=_PROPS, typed=True, tags_column=_TAGS, keys_column=_KEYS)
+
+
+def _looked_up(f: Filter, schema: Schema) -> list[Column] | None:
+    """The inputs of `f` as the values of its identifiers, looked up in Spark: a map
+    travels to Python (converted to Arrow entry by entry) only for the TAGS / KEYS
+    entries. None when the filter reads by prefix (a Pulsar tag filter) or a name could
+    collide with the inputs' own names."""
+    if f.model is ValueModel.PULSAR_TAG or any(name.startswith("#") for name in f.identifiers):
+        return None
+    props = schema.props[0] if schema.props is not None else None
+    inputs: list[Column] = []
+    entries: list[str] = []
+    for name in sorted(f.identifiers):
+        source = resolve(name, schema.names, schema.layout)
+        if source.column is not None:
+            inputs.append(column_ref(source.column).alias(name))
+        elif source.fallback_column is None:
+            if props is not None:
+                inputs.append(F.try_element_at(column_ref(props), F.lit(name)).alias(name))
+        else:
+            own = _TAGS if source.fallback_column == schema.layout.tags_column else _KEYS
+            inputs.append(column_ref(source.fallback_column).alias(own))
+            if props is not None:
+                entries.append(name)
+    if len(entries) == 1:
+        # The entry where the map has the key at all (a NULL value hides the column).
+        key = F.lit(entries[0])
+        has = F.map_contains_key(column_ref(props), key)  # type: ignore[arg-type]
+        entry = F.create_map(key, F.try_element_at(column_ref(props), key))  # type: ignore[arg-type]
+        inputs.append(F.when(has, entry).alias(_PROPS))
+    elif entries:
+        inputs.append(column_ref(props).alias(_PROPS))  # type: ignore[arg-type]
+    return inputs
+
+
 def udf_column(f: Filter, schema: T.StructType, layout: Layout = DEFAULT_LAYOUT) -> Column:
-    """A boolean Column computing `f.evaluate(message)` per row in an Arrow UDF, each row
-    seen as a message by the layout's rules (the same answers as the native Column)."""
+    """A boolean Column computing the filter in an Arrow UDF (`evaluate_batch` on each
+    batch), each row seen as a message by the layout's rules: the same answers as
+    `f.evaluate` and the native Column. The values of the identifiers are looked up in
+    Spark where the filter names them (`_looked_up`); a Pulsar tag filter gets the map."""
     resolved = Schema(schema, layout)
-    names = _udf_inputs(f, resolved)
-    packed = (
-        F.struct(*[column_ref(c).alias(c) for c in names]) if names
-        # A UDF needs an input; one with no column the layout could read.
-        else F.struct(F.lit(0).alias("#"))
-    )
+    inputs = _looked_up(f, resolved)
+    if inputs is None:
+        inputs = [column_ref(c).alias(c) for c in _udf_inputs(f, resolved)]
+    else:
+        layout = LOOKED_UP
+    # A UDF needs an input; one with no column the layout could read.
+    packed = F.struct(*inputs) if inputs else F.struct(F.lit(0).alias("#"))
     evaluate = _arrow_udf(_make_evaluator(f, layout), T.BooleanType())
     return evaluate(packed)  # type: ignore[no-any-return]
 

@@ -54,13 +54,18 @@ def pulsar_tags(f: Filter, schema: Schema) -> Column:
         found: list[Column] = []
         if props is not None:
 
-            def entry(key: Column, value: Column) -> Column:
+            def entry(pair: Column) -> Column:
+                key, value = pair["key"], pair["value"]
                 keep = key.startswith(prefix) & value.isin(*values)
                 return keep & ~key.isin(*typed) if typed else keep
 
-            # size(NULL) is NULL or -1, never above 0.
-            exact = F.coalesce(F.size(F.map_filter(props, entry)) > 0, F.lit(False))
-            # A cheap first test on the values alone (no key test, no new map) skips
+            # `exists` over the entries, not `size(map_filter(...)) > 0`: Spark has no
+            # generated code for map_filter, so a Filter holding it leaves whole-stage
+            # code generation and runs interpreted, building a new map per row (the
+            # 7.9x of issue 14); `exists` is compiled into the stage. NULL (a NULL
+            # value, no match) and a NULL map are FALSE.
+            exact = F.coalesce(F.exists(F.map_entries(props), entry), F.lit(False))
+            # A cheap first test on the values alone (no key test, no new array) skips
             # most rows; it is NULL, so inconclusive, when a value is NULL.
             wanted = F.array(*[F.lit(value) for value in values])
             maybe = F.coalesce(F.arrays_overlap(F.map_values(props), wanted), F.lit(True))
