@@ -79,26 +79,28 @@ def long_bound(value: int) -> int:
 
 def to_long(x: V, bound: int) -> tuple[Column, Column]:
     """Integer.valueOf (bound 2**31-1) or Long.valueOf of a text value: (the values,
-    TRUE where it throws)."""
+    TRUE where it throws). Where it throws the value is left as it falls: a throw makes
+    the answer UNKNOWN or is ignored with its operand (throws.py), so it is never read, and
+    each expression is written once."""
     if x.kind == DOUBLE_TEXT:
         # A double's text always has a '.', an 'E', "NaN" or "Infinity": never an integer.
         return F.lit(None).cast(T.LongType()), x.col.isNotNull()
     s = x.col
-    valid = s.rlike(java.INTEGER_RE2)
-    value = F.when(valid, F.translate(s, _JAVA_DIGITS, _ASCII_DIGITS).try_cast(T.LongType()))
-    if bound != LONG_MAX:
-        value = F.when(value.between(-bound - 1, bound), value)
-    return value, s.isNotNull() & value.isNull()
+    value = F.translate(s, _JAVA_DIGITS, _ASCII_DIGITS).try_cast(T.LongType())
+    # try_cast is NULL beyond the 64-bit range, and exact within it.
+    fits = value.isNotNull() if bound == LONG_MAX else value.between(-bound - 1, bound)
+    accepted = s.rlike(java.INTEGER_RE2) & fits
+    return value, s.isNotNull() & ~F.coalesce(accepted, F.lit(False))
 
 
 def to_double(x: V) -> tuple[Column, Column | None]:
-    """Double.valueOf of a text value: (the values, TRUE where it throws)."""
+    """Double.valueOf of a text value: (the values, TRUE where it throws; the value there
+    is never read, as to_long's)."""
     if x.kind == DOUBLE_TEXT:
         return x.col, None
     s = x.col
     body = F.regexp_replace(F.regexp_replace(s, _TRIM, ""), _SUFFIX, "")
-    value = F.when(s.rlike(java.DOUBLE_RE2), body.try_cast(T.DoubleType()))
-    return value, s.isNotNull() & value.isNull()
+    return body.try_cast(T.DoubleType()), s.isNotNull() & ~s.rlike(java.DOUBLE_RE2)
 
 
 def to_boolean(x: V) -> Column:
