@@ -63,9 +63,9 @@ def test_every_value_model_is_lowered_by_spark_or_falls_back_whole() -> None:
     pytest.importorskip("pyspark")
     from msgfilter.backends.spark import NOT_NATIVE, TABLES, TAG_LOWERINGS
 
-    assert set(TABLES) == {ValueModel.JMS, ValueModel.ACTIVEMQ}
+    assert set(TABLES) == {ValueModel.JMS, ValueModel.ACTIVEMQ, ValueModel.ROCKETMQ}
     assert set(TAG_LOWERINGS) == {ValueModel.ROCKETMQ_TAG, ValueModel.PULSAR_TAG}
-    assert set(NOT_NATIVE) == {ValueModel.ROCKETMQ, ValueModel.ARTEMIS, ValueModel.QPID}
+    assert set(NOT_NATIVE) == {ValueModel.ARTEMIS, ValueModel.QPID}
     assert set(TABLES) | set(TAG_LOWERINGS) | NOT_NATIVE == set(ValueModel)
 
 

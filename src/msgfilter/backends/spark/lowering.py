@@ -16,7 +16,7 @@ from ...selector import SelectorFilter
 from ...semantics.model import ValueModel
 from ...syntax import nodes as n
 from ...tables import DEFAULT_LAYOUT, Layout
-from . import activemq, jms
+from . import activemq, jms, rocketmq
 from .compiler import Lowering, Table
 from .errors import Fallback
 from .fallback import udf_column
@@ -27,6 +27,7 @@ from .tags import TAG_LOWERINGS, tag_texts
 TABLES: dict[ValueModel, Table] = {
     ValueModel.JMS: jms.TABLE,
     ValueModel.ACTIVEMQ: activemq.TABLE,
+    ValueModel.ROCKETMQ: rocketmq.TABLE,
 }
 
 #: The value models with neither a table nor a tag lowering: their filters run whole in

@@ -1,0 +1,140 @@
+"""RocketMQ's Java conversions of string properties and its `compareTo` order as Spark
+expressions (semantics/rocketmq.py is the rule, backends/arrow/coercion.py its kernels).
+
+Which texts `Integer.valueOf`, `Long.valueOf` and `Double.valueOf` accept is decided by
+msgfilter.java's regular expressions (`INTEGER_RE2`, `DOUBLE_RE2`: Java's `rlike` reads
+them as RE2 does), never by Spark's `cast`, whose acceptance differs (it trims spaces,
+truncates "1.5" to a long outside ANSI mode, reads "inf" and "nan", no Unicode digits).
+Only an accepted text, put in a form both agree on, is cast:
+
+- integers: Java's Unicode digits spelled in ASCII (`translate`), then `try_cast` to a
+  long, which is exact and NULL beyond the 64-bit range; the Integer range is compared.
+- doubles: the trimmed text without its `d`/`f` suffix, then `try_cast` to a double.
+  Spark reads it with the JVM's `Double.parseDouble` (decimal texts correctly rounded,
+  hexadecimal `0x1.8p1`, `NaN`, `Infinity`): the value Java's broker computes.
+
+A value of a double column is a property written as Java writes a double; only its
+number is needed for every conversion (Double.valueOf(Double.toString(d)) is d), so such
+a value keeps its double (kind `DOUBLE_TEXT`) and is written as text only where text is
+compared.
+"""
+
+from __future__ import annotations
+
+import operator
+from collections.abc import Callable
+
+from pyspark.sql import Column
+from pyspark.sql import functions as F
+from pyspark.sql import types as T
+
+from ... import java
+from ...java.numbers import DIGIT_ZEROS
+from ...semantics import values as v
+from ...tables import BOOLEAN, DOUBLE, LONG, STRING
+from .schema import typed
+from .values import V
+
+#: The kind of a property read from a double (or float) column: its double value, whose
+#: Java text (Double.toString) is the property RocketMQ sees.
+DOUBLE_TEXT = "double-text"
+#: Kinds holding a property's text (or a value whose text is known exactly).
+TEXTS = (STRING, DOUBLE_TEXT)
+
+INT_MAX = 2**31 - 1
+LONG_MAX = 2**63 - 1
+
+# Java's non-ASCII decimal digits and the ASCII digit of each, for `translate`.
+_JAVA_DIGITS = "".join(chr(z + d) for z in DIGIT_ZEROS if z != 0x30 for d in range(10))
+_ASCII_DIGITS = "0123456789" * (len(DIGIT_ZEROS) - 1)
+# Java's trimmed characters (<= U+0020) at either end; the type suffix of a number.
+_TRIM = r"\A[\x00-\x20]+|[\x00-\x20]+\z"
+_SUFFIX = r"[fFdD]\z"
+
+_CMP: dict[str, Callable[[Column, Column], Column]] = {
+    "=": operator.eq, "<>": operator.ne, "<": operator.lt,
+    "<=": operator.le, ">": operator.gt, ">=": operator.ge,
+}
+
+
+def property_typed(col: Column, dtype: T.DataType) -> V:
+    """A column's values as RocketMQ's properties (schema.Typer): strings as they are,
+    integers and booleans as the text Java writes, doubles as DOUBLE_TEXT; a type with no
+    Java text stays OTHER (unlike every value)."""
+    found = typed(col, dtype)
+    if found.kind == LONG:
+        return V(found.col.cast(T.StringType()), STRING)
+    if found.kind == BOOLEAN:
+        return V(F.when(found.col, F.lit("true")).when(~found.col, F.lit("false")), STRING)
+    if found.kind == DOUBLE:
+        return V(found.col, DOUBLE_TEXT, may_nan=True)
+    return V(found.col, found.kind, found.const)
+
+
+def long_bound(value: int) -> int:
+    """The range of the type a string is read as to meet the integer `value`: Integer
+    when it fits in 32 bits (-2**31 is a negated Long 2**31), else Long."""
+    return INT_MAX if -INT_MAX <= value <= INT_MAX else LONG_MAX
+
+
+def to_long(x: V, bound: int) -> tuple[Column, Column]:
+    """Integer.valueOf (bound 2**31-1) or Long.valueOf of a text value: (the values,
+    TRUE where it throws). Where it throws the value is left as it falls: a throw makes
+    the answer UNKNOWN or is ignored with its operand (throws.py), so it is never read, and
+    each expression is written once."""
+    if x.kind == DOUBLE_TEXT:
+        # A double's text always has a '.', an 'E', "NaN" or "Infinity": never an integer.
+        return F.lit(None).cast(T.LongType()), x.col.isNotNull()
+    s = x.col
+    value = F.translate(s, _JAVA_DIGITS, _ASCII_DIGITS).try_cast(T.LongType())
+    # try_cast is NULL beyond the 64-bit range, and exact within it.
+    fits = value.isNotNull() if bound == LONG_MAX else value.between(-bound - 1, bound)
+    accepted = s.rlike(java.INTEGER_RE2) & fits
+    return value, s.isNotNull() & ~F.coalesce(accepted, F.lit(False))
+
+
+def to_double(x: V) -> tuple[Column, Column | None]:
+    """Double.valueOf of a text value: (the values, TRUE where it throws; the value there
+    is never read, as to_long's)."""
+    if x.kind == DOUBLE_TEXT:
+        return x.col, None
+    s = x.col
+    body = F.regexp_replace(F.regexp_replace(s, _TRIM, ""), _SUFFIX, "")
+    return body.try_cast(T.DoubleType()), s.isNotNull() & ~s.rlike(java.DOUBLE_RE2)
+
+
+def to_boolean(x: V) -> Column:
+    """Boolean.valueOf: "true" in any case (a double's text never is)."""
+    if x.kind == DOUBLE_TEXT:
+        return F.when(x.col.isNotNull(), F.lit(False))
+    return (F.length(x.col) == 4) & (F.lower(x.col) == F.lit("true"))
+
+
+def _negative_zero(col: Column) -> Column:
+    # Spark compares -0.0 equal to 0.0; its text keeps the sign (only zeros reach this).
+    return col.cast(T.StringType()).startswith("-")
+
+
+def compare_doubles(op: str, x: Column, y: Column, y_const: object = None) -> Column:
+    """`x op y` by Double.compareTo: Spark already puts NaN above every number and equal
+    to itself; -0.0 is below 0.0."""
+    result = _CMP[op](x, y)
+    if isinstance(y_const, float) and y_const != 0.0:
+        return result
+    signs = _CMP[op](
+        F.when(_negative_zero(x), F.lit(0)).otherwise(F.lit(1)),
+        F.when(_negative_zero(y), F.lit(0)).otherwise(F.lit(1)),
+    )
+    return F.when((x == 0.0) & (y == 0.0), signs).otherwise(result)
+
+
+def double_text_equals(x: V, text: str) -> Column:
+    """Double.toString(x) equals `text`: `text` is the Java text of one double, and x is
+    that double by compareTo (every double has one text; every NaN is "NaN")."""
+    try:
+        d = java.parse_double(text)
+    except java.JavaNumberFormatError:
+        d = None
+    if d is None or v.java_double_text(d) != text:
+        return F.when(x.col.isNotNull(), F.lit(False))
+    return compare_doubles("=", x.col, F.lit(d), d)
