@@ -29,7 +29,7 @@ from .compiler import Handler, Lowering, Table
 from .errors import Fallback
 from .fallback import double_text_udf
 from .throws import combine, or_errors
-from .values import V, as_condition, double_arith, long_arith, null, truth
+from .values import V, as_condition, double_arith, known_truth, long_arith, null, truth
 
 
 def _convert(lw: Lowering) -> bool:
@@ -221,11 +221,7 @@ def _combine(conjunction: bool, kids: Sequence[V]) -> V:
     values = list(kids)
     if all(x.is_const for x in values):
         truths = [amq.as_condition(x.const) for x in values]
-        if conjunction:
-            known = False if False in truths else (None if None in truths else True)
-        else:
-            known = True if True in truths else (None if None in truths else False)
-        return truth(known)
+        return known_truth(conjunction, truths)
     result, error = combine(conjunction, values, as_condition)
     return V(result, BOOLEAN, error=error)
 

@@ -22,6 +22,7 @@ from .values import (
     compare,
     const,
     double_arith,
+    known_truth,
     like_pattern,
     long_arith,
     negate,
@@ -35,11 +36,7 @@ def _combine(conjunction: bool, kids: Sequence[V]) -> V:
     values = list(kids)
     if all(x.is_const for x in values):
         truths = [v.as_condition(x.const) for x in values]
-        if conjunction:
-            result = False if False in truths else (None if None in truths else True)
-        else:
-            result = True if True in truths else (None if None in truths else False)
-        return truth(result)
+        return known_truth(conjunction, truths)
     # Spark's AND / OR are SQL's three-valued ones, the spec's tables (J39).
     combine = operator.and_ if conjunction else operator.or_
     return V(reduce(combine, [as_condition(x) for x in values]), BOOLEAN)

@@ -30,7 +30,7 @@ from .compiler import Handler, Lowering, Table, between
 from .errors import Fallback
 from .fallback import double_text_udf
 from .throws import combine, or_errors
-from .values import V, as_condition, const, null, null_bool, truth
+from .values import V, as_condition, const, known_truth, null, null_bool, truth
 
 _CMP: dict[str, Callable[[Column, Column], Column]] = {
     "=": operator.eq, "<>": operator.ne, "<": operator.lt,
@@ -242,11 +242,7 @@ def _combine(conjunction: bool, kids: Sequence[V]) -> V:
     values = list(kids)
     if all(x.is_const and x.error is None for x in values):
         truths = [v.as_condition(x.const) for x in values]
-        if conjunction:
-            known = False if False in truths else (None if None in truths else True)
-        else:
-            known = True if True in truths else (None if None in truths else False)
-        return truth(known)
+        return known_truth(conjunction, truths)
     result, error = combine(conjunction, values, as_condition)
     return V(result, BOOLEAN, error=error)
 

@@ -104,6 +104,14 @@ def truth(value: bool | None) -> V:
     return V(F.lit(value), BOOLEAN, value)
 
 
+def known_truth(conjunction: bool, truths: list[bool | None]) -> V:
+    """AND (True) or OR (False) of known conditions, by SQL's three-valued tables."""
+    deciding = not conjunction
+    if deciding in truths:
+        return truth(deciding)
+    return truth(None if None in truths else conjunction)
+
+
 def present(*values: V) -> Column | None:
     """TRUE where none of `values` is NULL; None when that is known already."""
     tests = [x.col.isNotNull() for x in values if not x.never_null]
