@@ -97,6 +97,16 @@ _QPID_DEPARTURES = (
 )
 
 
+#: The grammar ActiveMQ Classic, Artemis and Qpid Broker-J inherit from ActiveMQ's
+#: selector parser: NOT as a tight prefix, `%`, ASCII identifiers, comments, ESCAPE as one
+#: UTF-16 unit, `TRUE = 1` refused, exact literals beyond a long kept (BigDecimal).
+_JAVA_BROKER: dict[str, Any] = {
+    "tight_not": True, "modulo": True, "unicode_identifiers": False, "comments": True,
+    "line_comment_needs_eol": True, "fold_negation": False, "escape_utf16": True,
+    "boolean_literal_check": True, "max_exact": None,
+}
+
+
 _DIALECTS: tuple[Dialect, ...] = (
     _sql(
         "jms", "JMS 2.0 message selectors", ValueModel.JMS,
@@ -123,49 +133,25 @@ _DIALECTS: tuple[Dialect, ...] = (
         "activemq", "ActiveMQ Classic 5.17's selectors, quirks and Java types",
         ValueModel.ACTIVEMQ,
         keywords=_SQL92_KEYWORDS | {"XPATH", "XQUERY"},
-        tight_not=True,
-        modulo=True,
         functions=True,
-        unicode_identifiers=False,
-        comments=True,
-        line_comment_needs_eol=True,
         empty_matches_all=False,
-        fold_negation=False,
-        escape_utf16=True,
-        boolean_literal_check=True,
-        max_exact=None,
+        **_JAVA_BROKER,
     ),
     _sql(
         "artemis", "ActiveMQ Artemis's selectors: AMQ header names, quoted names, Java types",
         ValueModel.ARTEMIS,
         prepare=artemis.prepare,
         keywords=_SQL92_KEYWORDS | {"XPATH", "XQUERY"},
-        tight_not=True,
-        modulo=True,
         quoted_identifiers=True,
-        unicode_identifiers=False,
-        comments=True,
-        line_comment_needs_eol=True,
-        fold_negation=False,
-        escape_utf16=True,
-        boolean_literal_check=True,
-        max_exact=None,
+        **_JAVA_BROKER,
     ),
     _sql(
         "qpid", "Qpid Broker-J's selectors, quirks and Java types", ValueModel.QPID,
         departures=_QPID_DEPARTURES,
         keywords=_SQL92_KEYWORDS,
-        tight_not=True,
         not_over_equality=True,
         quoted_identifiers=True,
-        modulo=True,
-        unicode_identifiers=False,
-        comments=True,
-        line_comment_needs_eol=True,
-        fold_negation=False,
-        escape_utf16=True,
-        boolean_literal_check=True,
-        max_exact=None,
+        **_JAVA_BROKER,
     ),
     # A tag filter class is its dialect: it is also built directly (not only through
     # `compile`), so the class module holds the name and the model it stamps on filters.
