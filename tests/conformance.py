@@ -82,12 +82,22 @@ def activemq_message_of(case: dict[str, Any]) -> dict[str, object]:
     for name, value in [*ACTIVEMQ_HEADER_DEFAULTS.items(), *(case.get("headers") or {}).items()]:
         kind = header_types.get(name)
         message[name] = kind(value) if kind is not None and value is not None else value
+    message.update(java_properties(case))
+    return message
+
+
+def java_properties(case: dict[str, Any]) -> dict[str, object]:
+    """A case's typed properties as Java values (`jtypes`); the oracles write a double's
+    NaN and infinities as text."""
+    from msgfilter import jtypes
+
+    out: dict[str, object] = {}
     for name, prop in (case.get("properties") or {}).items():
         kind, value = prop["type"], prop["value"]
         if kind in ("float", "double") and isinstance(value, str):
             value = _FLOATS[value]
-        message[name] = jtypes.java(kind, value)
-    return message
+        out[name] = jtypes.java(kind, value)
+    return out
 
 
 def activemq_answer(selector: str, message: dict[str, object]) -> tuple[object, object]:

@@ -4,7 +4,6 @@ selector code (tests/data/artemis), and the same answers from every backend."""
 from __future__ import annotations
 
 import json
-import math
 from pathlib import Path
 from typing import Any
 
@@ -25,7 +24,7 @@ from msgfilter.testing import (
     selectors,
 )
 
-from conformance import CONFORMANCE
+from conformance import CONFORMANCE, java_properties
 
 DATA = Path(__file__).parent / "data" / "artemis"
 
@@ -33,19 +32,12 @@ DATA = Path(__file__).parent / "data" / "artemis"
 DEFAULTS: dict[str, object] = {
     "JMSPriority": 0, "JMSDeliveryMode": "NON_PERSISTENT", "JMSTimestamp": 0, "JMSExpiration": 0,
 }
-_FLOATS = {"NaN": math.nan, "Infinity": math.inf, "-Infinity": -math.inf}
 
 
 def message_of(case: dict[str, Any]) -> dict[str, object]:
     """A case's message as one mapping of Java values: the header fields under the names
     the case gives (JMS or AMQ), then the typed properties."""
-    message: dict[str, object] = {**DEFAULTS, **(case.get("headers") or {})}
-    for name, prop in (case.get("properties") or {}).items():
-        value = prop["value"]
-        if prop["type"] in ("float", "double") and isinstance(value, str):
-            value = _FLOATS[value]
-        message[name] = jtypes.java(prop["type"], value)
-    return message
+    return {**DEFAULTS, **(case.get("headers") or {}), **java_properties(case)}
 
 
 def answer(selector: str, message: dict[str, object]) -> tuple[object, object]:

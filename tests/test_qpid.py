@@ -23,10 +23,9 @@ import msgfilter
 from msgfilter import EvaluationFailure, jtypes
 from msgfilter.testing import property_settings, selectors
 
-from conformance import SHARED
+from conformance import SHARED, java_properties
 
 DATA = Path(__file__).resolve().parent / "data" / "qpid"
-_FLOATS = {"NaN": math.nan, "Infinity": math.inf, "-Infinity": -math.inf}
 
 
 def load(name: str) -> list[dict[str, Any]]:
@@ -37,13 +36,7 @@ def load(name: str) -> list[dict[str, Any]]:
 def qpid_message(case: dict[str, Any]) -> dict[str, object]:
     """The case's message: its headers as given (the dialect reads them as Qpid does,
     defaults included), each property a value of its Java type."""
-    message: dict[str, object] = dict(case.get("headers") or {})
-    for name, prop in (case.get("properties") or {}).items():
-        kind, value = prop["type"], prop["value"]
-        if kind in ("float", "double") and isinstance(value, str):
-            value = _FLOATS[value]
-        message[name] = jtypes.java(kind, value)
-    return message
+    return {**(case.get("headers") or {}), **java_properties(case)}
 
 
 def answer(selector: str, message: dict[str, object]) -> tuple[object, object, str | None]:
