@@ -28,16 +28,11 @@ def _ident_tri(g: Generator, node: n.Ident) -> str:
     return f"_acond({_ident_value(g, node)})"
 
 
-def _lazy(g: Generator, left: n.Expr, right: n.Expr, call: Callable[[str, str], str]) -> str:
-    # Arithmetic and `< <= > >=` do not evaluate their right operand after a NULL left one.
-    t = g.temp()
-    return f"(None if ({t} := {g.value(left)}) is None else {call(t, g.value(right))})"
-
-
 def _arith_value(g: Generator, node: n.Arith) -> str:
     op = g.const(node.op)
     u = g.temp()
-    return _lazy(
+    # Arithmetic and `< <= > >=` do not evaluate their right operand after a NULL left one.
+    return activemq.amq_lazy(
         g, node.left, node.right,
         lambda t, r: f"(None if ({u} := {r}) is None else _qarith({op}, {t}, {u}))",
     )
@@ -53,7 +48,7 @@ def _compare_tri(g: Generator, node: n.Compare) -> str:
         test = f"_qeq({g.value(node.left)}, {g.value(node.right)})"
         return test if node.op == "=" else f"(not {test})"
     op = g.const(node.op)
-    return _lazy(g, node.left, node.right, lambda t, r: f"_qord({op}, {t}, {r})")
+    return activemq.amq_lazy(g, node.left, node.right, lambda t, r: f"_qord({op}, {t}, {r})")
 
 
 def _between_tri(g: Generator, node: n.Between) -> str:
