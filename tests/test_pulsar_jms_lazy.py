@@ -162,3 +162,87 @@ def test_the_typed_evaluator_agrees_with_eager_decoding(
         got = typed(message.view, message.properties, message.headers, reads, reads.memo)
         assert got == f.matches(eager), (text, value)
         assert reads.failed is None
+
+
+# Messages whose headers shadow a property, its companion, or both: the typed view's
+# rule is `decode_properties`'s (a header wins and is shown as it is; only a property's
+# own companion types it), whichever dict the evaluator looks in first.
+SHADOWED = [
+    Message({"n": "7", "n_jsmtype": "int"}, {"n": "text"}),
+    Message({"n": "7", "n_jsmtype": "int"}, {"n_jsmtype": "double"}),
+    Message({"n": "7", "n_jsmtype": "int"}, {"n_jsmtype": None}),
+    Message({"n": "7"}, {"n_jsmtype": "int"}),
+    Message({"n": "7", "n_jsmtype": "int"}, {"n": 7, "n_jsmtype": "string"}),
+    Message({"n": "x", "n_jsmtype": "int"}, {"n": "7"}),
+    Message({"n": "7", "n_jsmtype": "int"}),
+    Message({"n": "7", "n_jsmtype": "string"}),
+    Message({"n": "x", "n_jsmtype": "int"}),
+    Message({"n": 7, "n_jsmtype": "int"}),
+    Message({"n": "7"}, tags="t"),
+]
+
+
+@pytest.mark.parametrize("selector", ["n = 7", "n = '7'", "n IS NULL", "n = 'text'"])
+def test_headers_shadowing_a_property_or_its_companion(selector: str) -> None:
+    f = msgfilter.compile(selector)
+    assert isinstance(f, SelectorFilter)
+    typed = f.typed_matches(TYPED_READS)
+    typed_all = f.typed_matches_all(TYPED_READS)
+    for message in SHADOWED:
+        reads = TypedReader(f.identifiers).reads()
+        try:
+            eager = decode_properties(
+                message.properties, names=f.identifiers, headers=message.headers
+            )
+        except JsmTypeError:
+            assert not typed(message.view, message.properties, message.headers, reads, {})
+            assert reads.failed == "n"
+            continue
+        expected = f.matches(eager)
+        got = typed(message.view, message.properties, message.headers, reads, reads.memo)
+        assert got == expected, (selector, message)
+        assert typed_all([message], reads, reads.memo) == [expected], (selector, message)
+        assert reads.failed is None
+
+
+@given(selector_cases(types=("long", "double", "string", "boolean", "null")))
+@property_settings(0.5)
+def test_the_batch_evaluator_answers_as_the_single_one(
+    case: tuple[str, list[dict[str, object]]],
+) -> None:
+    # `typed_matches_all` is `typed_matches` of each message, and a failed read is
+    # reported the same way (R.failed set).
+    text, values = case
+    f = msgfilter.compile(text)
+    assert isinstance(f, SelectorFilter)
+    typed = f.typed_matches(TYPED_READS)
+    typed_all = f.typed_matches_all(TYPED_READS)
+    messages = tuple(pulsar_message(encode_properties(v), sequence_id=i)
+                     for i, v in enumerate(values))
+    one = TypedReader(f.identifiers).reads()
+    expected = []
+    failed = False
+    for m in messages:
+        expected.append(typed(m.view, m.properties, m.headers, one, one.memo))
+        failed = failed or one.failed is not None
+        one.failed = None
+    many = TypedReader(f.identifiers).reads()
+    assert typed_all(messages, many, many.memo) == expected
+    assert (many.failed is not None) == failed
+
+
+def test_the_batch_evaluator_of_an_empty_selector_accepts_all() -> None:
+    f = msgfilter.compile("")
+    assert isinstance(f, SelectorFilter)
+    reads = TypedReader(()).reads()
+    assert f.typed_matches_all(TYPED_READS)((BAD_B, BAD_B), reads, reads.memo) == [True, True]
+
+
+def test_a_failed_read_in_a_batch_rejects_only_its_message() -> None:
+    messages = [Message({"b": str(i), "b_jsmtype": "int"}) for i in range(5)]
+    messages[3] = BAD_B
+    entry = Entry.batch(POS, messages)
+    exact = JmsSelectorFilter(JmsSelectorConfig(batch_mode=BatchMode.EXACT))
+    ctx = FilterContext("s", {"jms.filtering": "true", "jms.selector": "b >= 2"})
+    assert exact.decide(entry, ctx).message_results == (R, R, A, R, A)
+    assert JmsSelectorFilter().filter_entry(entry, ctx) is R  # ANY: an error rejects all

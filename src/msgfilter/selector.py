@@ -144,6 +144,20 @@ class SelectorFilter(Filter):
             self._outcome["typed"] = found
         return found[1]
 
+    def typed_matches_all(self, reads: TypedReads) -> Any:
+        """`typed_matches` over a sequence of `msgfilter.Message`: `f(messages, R, memo)`
+        is the list of its answers, one per message, with the loop in the generated code
+        (see `Generator.batch_function`). Compiled on first use and kept with the filter."""
+        found = self._outcome.get("typed-all")
+        if found is None or found[0] != reads:
+            function, _ = compile_function(
+                self.tree, self.model, "truth", convert_strings=self.convert_strings,
+                typed=reads, batch=True,
+            )
+            found = (reads, function)
+            self._outcome["typed-all"] = found
+        return found[1]
+
     @property
     def source(self) -> str:
         """The generated Python source of both evaluators (for `msgfilter explain`)."""

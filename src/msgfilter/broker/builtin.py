@@ -181,19 +181,27 @@ class _Check:
     `test` is its evaluator: when typed, `test(view, props, headers, R, memo)` over a
     message's parts (`SelectorFilter.typed_matches`), which answers False and sets
     `R.failed` where a typed read fails; else `filter.matches` of the message as it is.
+    `test_all(messages, R, memo)` is the typed `test` of each message of a sequence
+    (`SelectorFilter.typed_matches_all`), None when not typed.
     """
 
     filter: Filter
     typed: bool
     test: Callable[..., bool]
+    test_all: Callable[..., list[bool]] | None = None
 
 
 def _check(f: Filter, typed: bool) -> _Check:
     if not typed:
         return _Check(f, False, f.matches)
     if isinstance(f, SelectorFilter):
-        return _Check(f, True, f.typed_matches(TYPED_READS))
-    return _Check(f, True, _eager_test(f))
+        return _Check(f, True, f.typed_matches(TYPED_READS), f.typed_matches_all(TYPED_READS))
+    test = _eager_test(f)
+
+    def test_all(messages: tuple[Message, ...], reads: Reads, memo: Any) -> list[bool]:
+        return [test(m._view, m._props, m._heads, reads, memo) for m in messages]
+
+    return _Check(f, True, test, test_all)
 
 
 def _eager_test(f: Filter) -> Callable[..., bool]:
@@ -211,7 +219,8 @@ def _eager_test(f: Filter) -> Callable[..., bool]:
     return test
 
 
-_MATCH, _SUBSCRIPTION_MISS, _CONSUMER_MISS, _ERROR = range(4)
+# A typed evaluator's answers for a sequence (True / False) are these codes as they are.
+_SUBSCRIPTION_MISS, _MATCH, _CONSUMER_MISS, _ERROR = range(4)
 
 
 @dataclass(frozen=True, slots=True)
@@ -290,17 +299,19 @@ class _JmsPlan:
         """judge_all for one subscription test, then (not a batch judged whole) the
         consumer's: the common case, kept lean since this loop is the filter's cost."""
         memo = reads.memo
-        test = self.subscription[0].test
+        first = self.subscription[0]
+        test = first.test
         consumer = self.consumer
-        if consumer is None:
-            results = [test(m._view, m._props, m._heads, reads, memo) for m in messages]
+        if consumer is None and first.test_all is not None:
+            # True and False are _MATCH and _SUBSCRIPTION_MISS.
+            codes: list[int] = first.test_all(messages, reads, memo)
             if reads.failed is None:
-                return [_MATCH if r else _SUBSCRIPTION_MISS for r in results]
+                return codes
             # Rare: a read failed somewhere: judge again one by one to find where (the
             # typed reads are memoised, and evaluation has no side effects).
             reads.failed = None
         last = consumer.test if consumer is not None else None
-        codes: list[int] = []
+        codes = []
         append = codes.append
         for m in messages:
             shown, props, heads = m._view, m._props, m._heads
@@ -380,8 +391,8 @@ class JmsSelectorFilter(EntryFilter):
         whole = entry.is_batch and self.config.batch_mode is not BatchMode.EXACT
         codes = plan.judge_all(entry.messages, destination, batch=whole)
         if not whole:
-            # One result per code, looked up: _MATCH, _SUBSCRIPTION_MISS, _CONSUMER_MISS, _ERROR.
-            results = (FilterResult.ACCEPT, FilterResult.REJECT, plan.reject, FilterResult.REJECT)
+            # One result per code, looked up: _SUBSCRIPTION_MISS, _MATCH, _CONSUMER_MISS, _ERROR.
+            results = (FilterResult.REJECT, FilterResult.ACCEPT, plan.reject, FilterResult.REJECT)
             return EntryDecision.per_message(map(results.__getitem__, codes))
         return EntryDecision.uniform(self._batch_result(codes, plan), entry.size)
 

@@ -15,12 +15,14 @@ from .tables import TABLES
 
 def generate(
     tree: n.Expr, model: ValueModel, mode: str, default: str | None = None,
-    convert_strings: bool = False, typed: TypedReads | None = None,
+    convert_strings: bool = False, typed: TypedReads | None = None, batch: bool = False,
 ) -> tuple[str, tuple[object, ...]]:
     """The source of one function (`matches` for mode "truth", `evaluate` for "tri")
     and the constants its `_bind` takes. `default` is what it returns when evaluation
     raises (the exception is `_e`): by default FALSE for `matches`, UNKNOWN for
-    `evaluate`. With `typed`, the function reads a message as `TypedReads` says."""
+    `evaluate`. With `typed`, the function reads a message as `TypedReads` says; with
+    `batch` too, it is that function over a sequence of messages (`matches_all(S, R,
+    M)`, see `Generator.batch_function`)."""
     table = TABLES[model]
     optimistic = default is None and table.optimistic and typed is None
     gen = Generator(table.handlers, convert_strings, optimistic, typed)
@@ -31,7 +33,11 @@ def generate(
     if gen.used_optimistic:
         careful = _Careful(tree, model, mode)
         fallback = f"{gen.const(careful, ('careful', mode))}(m)"
-    body = gen.function(name, expression, default or fallback)
+    if batch and typed is not None:
+        name = f"{name}_all"
+        body = gen.batch_function(name, expression, default or fallback)
+    else:
+        body = gen.function(name, expression, default or fallback)
     params = ", ".join(f"K{i}" for i in range(len(gen.consts)))
     source = f"def _bind({params}):\n" + "".join(gen.subs) + body + f"    return {name}\n"
     return source, tuple(gen.consts)
@@ -55,15 +61,18 @@ class _Careful:
 
 def compile_function(
     tree: n.Expr | None, model: ValueModel, mode: str, *, default: str | None = None,
-    convert_strings: bool = False, typed: TypedReads | None = None,
+    convert_strings: bool = False, typed: TypedReads | None = None, batch: bool = False,
 ) -> tuple[Callable[..., Any], str]:
     """The evaluator of a checked tree and its source: `matches` for mode "truth",
     `evaluate` for "tri" (None: the empty selector, TRUE for every message). `default`
     is what it answers where evaluation raises (see `generate`; "_failed(_e)" gives an
-    `EvaluationFailure`). `typed`: the evaluator reads as `TypedReads` says."""
+    `EvaluationFailure`). `typed`: the evaluator reads as `TypedReads` says; `batch`
+    (with `typed`): the evaluator of a sequence of messages."""
     if tree is None:
-        return (_always_true_typed if typed is not None else _always_true), ""
-    source, consts = generate(tree, model, mode, default, convert_strings, typed)
+        if typed is None:
+            return _always_true, ""
+        return (_all_true_typed if batch else _always_true_typed), ""
+    source, consts = generate(tree, model, mode, default, convert_strings, typed, batch)
     function: Callable[[Any], Any] = build(source, consts)
     return function, source
 
@@ -74,3 +83,7 @@ def _always_true(message: object) -> bool:
 
 def _always_true_typed(*message: object) -> bool:
     return True
+
+
+def _all_true_typed(messages: Any, *reads: object) -> list[bool]:
+    return [True] * len(messages)

@@ -131,6 +131,28 @@ class Generator:
             f"            return {default}\n"
         )
 
+    def batch_function(self, fname: str, body: str, default: str) -> str:
+        """A typed evaluator over a sequence of `msgfilter.Message`: `fname(S, R, M)` is
+        the list of what the single-message evaluator answers for each message of `S`,
+        with the loop in the generated code (no call per message: this loop is what a
+        broker's entry filter costs). It reads each message's dicts `_view`, `_props`,
+        `_heads` as `V`, `P`, `H`."""
+        assert self.typed is not None
+        return (
+            f"    def {fname}(S, R, M):\n"
+            f"        out = []\n"
+            f"        append = out.append\n"
+            f"        for m in S:\n"
+            f"            V = m._view\n"
+            f"            P = m._props\n"
+            f"            H = m._heads\n"
+            f"            try:\n"
+            f"                append({body})\n"
+            f"            except Exception as _e:\n"
+            f"                append({default})\n"
+            f"        return out\n"
+        )
+
     def _typed_function(self, fname: str, body: str, default: str) -> str:
         # A split-off part lets a failed read propagate: the whole evaluation fails.
         if fname != "matches" and fname != "evaluate":
@@ -148,7 +170,12 @@ class Generator:
         the names the reader derives, else inline: a value that is not a string or has no
         string companion is the value as `V` shows it; a typed one is `R.read` when it is a
         header, else the memo `M` by (type, text), else `R.decode` (which fills the memo,
-        or raises)."""
+        or raises).
+
+        The companion is first looked for in `V` (the dict just read, warm in the cache):
+        a name absent from `V` is absent from `P` too, so a plain string (the common case)
+        costs two lookups in one dict; only when `V` has the name is `P`'s own companion
+        read (a header of that name must not stand in for it)."""
         typed = self.typed
         assert typed is not None
         k = self.const(name)
@@ -158,7 +185,8 @@ class Generator:
         miss = self.const(_MISS, ("typed-miss",))
         x, t, v = self.temp(), self.temp(), self.temp()
         return (
-            f"({x} if ({x} := V.get({k})).__class__ is not str or ({t} := P.get({kt}))"
+            f"({x} if ({x} := V.get({k})).__class__ is not str or {kt} not in V or "
+            f"({t} := P.get({kt}))"
             f".__class__ is not str else R.read(P, H, {k}) if {k} in H else {v} if ({v} := "
             f"M.get(({t}, {x}), {miss})) is not {miss} else R.decode({t}, {x}, {k}))"
         )
@@ -227,7 +255,9 @@ class TypedReads:
     whole rule for one name) and `decode(type, text, name)` (one typed text, remembered
     in `M`, or an exception), `M` the memo (type, text) -> value. Names in `derived`
     always go through `R.read`; the type of `name` is property `name + suffix`.
-    It answers like `matches`, and False where a read raised.
+    It answers like `matches`, and False where a read raised. Its batch form
+    `f(S, R, M)` answers for each `msgfilter.Message` of `S`, reading the dicts behind
+    its `view`, `properties` and `headers` as `V`, `P` and `H`.
     """
 
     derived: frozenset[str]
