@@ -195,7 +195,8 @@ def test_headers_shadowing_a_property_or_its_companion(selector: str) -> None:
                 message.properties, names=f.identifiers, headers=message.headers
             )
         except JsmTypeError:
-            assert not typed(message.view, message.properties, message.headers, reads, {})
+            memo = reads.memo
+            assert not typed(message.view, message.properties, message.headers, reads, memo)
             assert reads.failed == "n"
             continue
         expected = f.matches(eager)

@@ -169,7 +169,7 @@ class Generator:
         """The expression reading identifier `name` in a typed evaluator: `R.read` for
         the names the reader derives, else inline: a value that is not a string or has no
         string companion is the value as `V` shows it; a typed one is `R.read` when it is a
-        header, else the memo `M` by (type, text), else `R.decode` (which fills the memo,
+        header, else the memo `M` by type then text, else `R.decode` (which fills the memo,
         or raises).
 
         The companion is first looked for in `V` (the dict just read, warm in the cache):
@@ -188,7 +188,7 @@ class Generator:
             f"({x} if ({x} := V.get({k})).__class__ is not str or {kt} not in V or "
             f"({t} := P.get({kt}))"
             f".__class__ is not str else R.read(P, H, {k}) if {k} in H else {v} if ({v} := "
-            f"M.get(({t}, {x}), {miss})) is not {miss} else R.decode({t}, {x}, {k}))"
+            f"M[{t}].get({x}, {miss})) is not {miss} else R.decode({t}, {x}, {k}))"
         )
 
     def emit(self, mode: str, node: n.Expr) -> str:
@@ -253,8 +253,9 @@ class TypedReads:
     (a header wins over a property: `Message.view`), `P` its properties, `H` its header
     fields, `R` a reader with `read(P, H, name)` (the
     whole rule for one name) and `decode(type, text, name)` (one typed text, remembered
-    in `M`, or an exception), `M` the memo (type, text) -> value. Names in `derived`
-    always go through `R.read`; the type of `name` is property `name + suffix`.
+    in `M`, or an exception), `M` the memo: ``M[type][text]`` is the value (a type it
+    does not hold reads as an empty dict; see `msgfilter.jsmtype.DecodeMemo`). Names in
+    `derived` always go through `R.read`; the type of `name` is property `name + suffix`.
     It answers like `matches`, and False where a read raised. Its batch form
     `f(S, R, M)` answers for each `msgfilter.Message` of `S`, reading the dicts behind
     its `view`, `properties` and `headers` as `V`, `P` and `H`.
