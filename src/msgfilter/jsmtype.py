@@ -549,6 +549,17 @@ def pulsar_message(
     or no value when unset), ``JMSXGroupSeq`` = `sequence_id` as text. The partition key
     is also the message's key.
     """
+    return adopted_pulsar_message(dict(properties), partition_key, event_time, sequence_id)
+
+
+def adopted_pulsar_message(
+    properties: dict[str, object],
+    partition_key: str | None,
+    event_time: int | None,
+    sequence_id: int | None,
+) -> Message:
+    """`pulsar_message` taking `properties`, a dict its caller has just built and hands
+    over (not copied: decoding a stored entry builds one per message)."""
     heads: dict[str, object] = {}
     if partition_key is not None:
         heads["JMSXGroupID"] = partition_key
@@ -556,10 +567,8 @@ def pulsar_message(
         heads["JMSTimestamp"] = event_time
     if sequence_id is not None:
         heads["JMSXGroupSeq"] = str(sequence_id)
-    return Message(
-        properties=properties,
-        headers=heads,
-        keys=() if partition_key is None else (partition_key,),
+    return Message._adopt(
+        properties, heads, () if partition_key is None else (partition_key,)
     )
 
 

@@ -61,6 +61,45 @@ class Message:
         """The value a filter reads under `name` (None when absent)."""
         return self._view.get(name, default)
 
+    @classmethod
+    def _adopt(
+        cls, props: dict[str, object], heads: dict[str, object], keys: tuple[str, ...] = ()
+    ) -> Message:
+        """The Message of `props` and `heads` (no tag), taking the dicts as they are:
+        for readers that have just built them and hand them over (`pulsar_message`, for
+        each message of a stored entry), where `__init__`'s copies and its attribute
+        writes through the frozen dataclass's ``object.__setattr__`` were most of a
+        message's cost. Same result as ``Message(props, heads, keys=keys)``."""
+        self = _new(cls)
+        _set_properties(self, MappingProxyType(props))
+        _set_headers(self, MappingProxyType(heads))
+        _set_tags(self, None)
+        _set_keys(self, keys)
+        if heads or keys:
+            merged = {**props, **heads}
+            if keys:
+                merged.setdefault(KEYS_PROPERTY, " ".join(keys))
+        else:
+            merged = props.copy()
+        _set_view(self, MappingProxyType(merged))
+        _set_props(self, props)
+        _set_heads(self, heads)
+        _set_merged(self, merged)
+        return self
+
+
+# The slot setters of Message's fields (its frozen __setattr__ refuses writes): calling
+# them directly costs half of object.__setattr__ by name.
+_new = object.__new__
+_set_properties = Message.__dict__["properties"].__set__
+_set_headers = Message.__dict__["headers"].__set__
+_set_tags = Message.__dict__["tags"].__set__
+_set_keys = Message.__dict__["keys"].__set__
+_set_view = Message.__dict__["view"].__set__
+_set_props = Message.__dict__["_props"].__set__
+_set_heads = Message.__dict__["_heads"].__set__
+_set_merged = Message.__dict__["_view"].__set__
+
 
 def as_mapping(message: Any) -> Mapping[str, object]:
     """The name -> value mapping a filter reads from `message`.

@@ -34,7 +34,7 @@ from .compression import (
     decompress,
 )
 from .errors import EncryptedEntryError, EntryFormatError
-from .model import BatchMessage, BatchMetadata
+from .model import BatchMessage, BatchMetadata, read_message
 
 CHECKSUM_MAGIC: Final = b"\x0e\x01"
 BROKER_ENTRY_METADATA_MAGIC: Final = b"\x0e\x02"
@@ -291,20 +291,21 @@ def _messages(payload: bytes, count: int) -> tuple[BatchMessage, ...]:
                 start,
                 "payload",
             )
-        message = BatchMessage(
+        props = s.properties
+        has = s.HasField
+        append(read_message(
             payload[stop:offset],
-            tuple(map(_KV, s.properties)) if s.properties else (),
-            s.partition_key if s.HasField("partition_key") else None,
+            tuple(map(_KV, props)) if props else (),
+            s.partition_key if has("partition_key") else None,
             s.partition_key_b64_encoded,
-            s.ordering_key if s.HasField("ordering_key") else None,
-            s.event_time if s.HasField("event_time") else None,
-            s.sequence_id if s.HasField("sequence_id") else None,
+            s.ordering_key if has("ordering_key") else None,
+            s.event_time if has("event_time") else None,
+            s.sequence_id if has("sequence_id") else None,
             s.null_value,
             s.null_partition_key,
             s.compacted_out,
-        )
-        object.__setattr__(message, "raw_metadata", raw)
-        append(message)
+            raw,
+        ))
     if offset != end:
         raise EntryFormatError(
             f"num_messages_in_batch is {count}, but {end - offset} bytes follow "
