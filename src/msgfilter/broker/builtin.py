@@ -188,7 +188,7 @@ class _Check:
     filter: Filter
     typed: bool
     test: Callable[..., bool]
-    test_all: Callable[..., list[bool]] | None = None
+    test_all: Callable[..., list[int]] | None = None
 
 
 def _check(f: Filter, typed: bool) -> _Check:
@@ -198,7 +198,7 @@ def _check(f: Filter, typed: bool) -> _Check:
         return _Check(f, True, f.typed_matches(TYPED_READS), f.typed_matches_all(TYPED_READS))
     test = _eager_test(f)
 
-    def test_all(messages: tuple[Message, ...], reads: Reads, memo: Any) -> list[bool]:
+    def test_all(messages: tuple[Message, ...], reads: Reads, memo: Any) -> list[int]:
         return [test(m._view, m._props, m._heads, reads, memo) for m in messages]
 
     return _Check(f, True, test, test_all)
