@@ -247,3 +247,19 @@ def test_a_failed_read_in_a_batch_rejects_only_its_message() -> None:
     ctx = FilterContext("s", {"jms.filtering": "true", "jms.selector": "b >= 2"})
     assert exact.decide(entry, ctx).message_results == (R, R, A, R, A)
     assert JmsSelectorFilter().filter_entry(entry, ctx) is R  # ANY: an error rejects all
+
+
+def test_the_batch_evaluator_of_a_deep_selector() -> None:
+    # Deep enough that parts of the evaluator are split off into functions of their own.
+    text = "NOT (" * 60 + "a = 1 OR " + "(" * 30 + "c" + " * 2)" * 30 + " > b" + ")" * 60
+    f = msgfilter.compile(text)
+    assert isinstance(f, SelectorFilter)
+    typed, typed_all = f.typed_matches(TYPED_READS), f.typed_matches_all(TYPED_READS)
+    messages = [pulsar_message(encode_properties({"a": i % 3, "b": i % 5, "c": i % 7}))
+                for i in range(30)]
+    messages.append(Message({"a": "2", "a_jsmtype": "int", "b": "x", "b_jsmtype": "int"}))
+    one = TypedReader(f.identifiers).reads()
+    expected = [typed(m.view, m.properties, m.headers, one, one.memo) for m in messages]
+    many = TypedReader(f.identifiers).reads()
+    assert typed_all(messages, many, many.memo) == expected
+    assert 0 < sum(expected) < len(messages) and many.failed == one.failed == "b"
