@@ -56,6 +56,7 @@ def sub(selector: str, **extra: str) -> dict[str, str]:
 def test_combine_and_entry_decisions() -> None:
     assert combine([R, A]) is A and combine([R, S]) is S and combine([R, R]) is R
     assert combine([]) is A
+    assert combine(iter([R, S, R])) is S and combine((R,) * 1000) is R and combine((S, A)) is A
     d = EntryDecision.per_message([A, R, S, A])
     assert d.result is A and d.kept == (0, 3) and d.rejected == (1,) and d.rescheduled == (2,)
     assert d.dropped == (1, 2) and d.acknowledge == (1,) and not d.uniform_result

@@ -263,3 +263,13 @@ def test_the_batch_evaluator_of_a_deep_selector() -> None:
     many = TypedReader(f.identifiers).reads()
     assert typed_all(messages, many, many.memo) == expected
     assert 0 < sum(expected) < len(messages) and many.failed == one.failed == "b"
+
+
+@pytest.mark.parametrize("size", [0, 1, 2])
+def test_exact_decisions_of_small_batches(size: int) -> None:
+    messages = [Message({"b": str(i + 1), "b_jsmtype": "int"}) for i in range(size)]
+    exact = JmsSelectorFilter(JmsSelectorConfig(batch_mode=BatchMode.EXACT))
+    ctx = FilterContext("s", {"jms.filtering": "true", "jms.selector": "b = 2"})
+    decision = exact.decide(Entry.batch(POS, messages), ctx)
+    assert decision.message_results == (R, A)[:size]
+    assert decision.result is (A if size != 1 else R)

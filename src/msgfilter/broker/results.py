@@ -30,17 +30,12 @@ def combine(results: Iterable[FilterResult]) -> FilterResult:
     there is no message; otherwise RESCHEDULE when any message is rescheduled (the entry
     must come back), otherwise REJECT.
     """
-    seen_reschedule = False
-    seen_any = False
-    for result in results:
-        seen_any = True
-        if result is FilterResult.ACCEPT:
-            return FilterResult.ACCEPT
-        if result is FilterResult.RESCHEDULE:
-            seen_reschedule = True
-    if not seen_any:
+    ordered = results if isinstance(results, tuple) else tuple(results)
+    # `in` on a tuple compares by identity first, in C: a batch of a thousand REJECTs
+    # costs a few microseconds, not a Python loop.
+    if not ordered or FilterResult.ACCEPT in ordered:
         return FilterResult.ACCEPT
-    return FilterResult.RESCHEDULE if seen_reschedule else FilterResult.REJECT
+    return FilterResult.RESCHEDULE if FilterResult.RESCHEDULE in ordered else FilterResult.REJECT
 
 
 @dataclass(frozen=True, slots=True)
