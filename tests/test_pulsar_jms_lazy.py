@@ -273,3 +273,17 @@ def test_exact_decisions_of_small_batches(size: int) -> None:
     decision = exact.decide(Entry.batch(POS, messages), ctx)
     assert decision.message_results == (R, A)[:size]
     assert decision.result is (A if size != 1 else R)
+
+
+def test_exact_batches_with_a_consumer_selector_judge_each_message_alone() -> None:
+    def msg(a: str, b: str) -> Message:
+        return Message({"a": a, "a_jsmtype": "int", "b": b, "b_jsmtype": "int"})
+
+    messages = [msg("1", "2"), msg("1", "3"), msg("1", "x"), msg("5", "x"), msg("1", "2")]
+    sub = {"jms.filtering": "true", "jms.selector": "a = 1"}
+    ctx = FilterContext("s", sub, {"jms.selector": "b = 2"})
+    exact = JmsSelectorFilter(JmsSelectorConfig(batch_mode=BatchMode.EXACT))
+    decision = exact.decide(Entry.batch(POS, messages), ctx)
+    assert decision.message_results == (A, S, R, R, A)
+    alone = tuple(exact.decide(Entry.single(POS, m), ctx).result for m in messages)
+    assert decision.message_results == alone

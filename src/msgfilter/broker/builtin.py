@@ -303,10 +303,22 @@ class _JmsPlan:
         first = self.subscription[0]
         test = first.test
         consumer = self.consumer
-        if consumer is None and first.test_all is not None:
+        if first.test_all is not None:
             # True and False are _MATCH and _SUBSCRIPTION_MISS.
             codes: list[int] = first.test_all(messages, reads, memo)
             if reads.failed is None:
+                if consumer is not None:
+                    # Then the consumer's selector on the messages that passed (evaluation
+                    # has no side effects: each message's code is as if judged alone).
+                    last_test = consumer.test
+                    for index, code in enumerate(codes):
+                        if code:
+                            m = messages[index]
+                            if not last_test(m._view, m._props, m._heads, reads, memo):
+                                codes[index] = (
+                                    _CONSUMER_MISS if reads.failed is None else _ERROR
+                                )
+                                reads.failed = None
                 return codes
             # Rare: a read failed somewhere: judge again one by one to find where (the
             # typed reads are memoised, and evaluation has no side effects).
