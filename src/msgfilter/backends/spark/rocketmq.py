@@ -87,7 +87,9 @@ def _texts(op: str, a: V, b: V, text_of: TextOf) -> tuple[Column, Column | None]
 
 
 def _pair(op: str, a: V, b: V, text_of: TextOf) -> tuple[Column, Column | None] | None:
-    """`a op b` where both are present, and where that throws; None: unlike types."""
+    """`a op b` where both are present, and where that throws; None: unlike types. The
+    value is NULL where either is NULL (`compare` relies on it), as Spark's operators
+    on the operands' columns give."""
     ka, kb = a.kind, b.kind
     if ka in rv.TEXTS and kb in rv.TEXTS:
         return _texts(op, a, b, text_of)
@@ -127,18 +129,23 @@ def compare(op: str, a: V, b: V, text_of: TextOf) -> V:
     thrown: Column | None = None
     if op in ("=", "<>"):
         equal = op == "="
-        result = pair[0] if pair is not None else F.lit(not equal)
-        answer = (
-            F.when(both, result).when(left, F.lit(not equal))
-            .when(right, null_bool()).otherwise(F.lit(equal))
-        )
+        if pair is not None and b.never_null:
+            answer = pair[0]  # NULL where `a` is: UNKNOWN
+        elif pair is not None and a.never_null:
+            answer = F.when(right, pair[0]).otherwise(F.lit(not equal))
+        else:
+            result = pair[0] if pair is not None else F.lit(not equal)
+            answer = (
+                F.when(both, result).when(left, F.lit(not equal))
+                .when(right, null_bool()).otherwise(F.lit(equal))
+            )
         if pair is not None and pair[1] is not None:
             thrown = both & pair[1]
     elif pair is None:
         answer = null_bool()
         thrown = None if NULL in (a.kind, b.kind) else both
     else:
-        answer = F.when(both, pair[0])
+        answer = pair[0]  # NULL where either is: UNKNOWN
         thrown = None if pair[1] is None else both & pair[1]
     return V(answer, BOOLEAN, error=or_errors(errors, thrown))
 
@@ -235,7 +242,7 @@ def _not(lw: Lowering, node: n.Not, kids: list[V]) -> V:
     if x.is_const and x.error is None:
         value = v.as_condition(x.const)
         return truth(None if value is None else not value)
-    return V(~as_condition(x), BOOLEAN, error=x.error)
+    return V(~as_condition(x), BOOLEAN, error=x.error, absorbed=x.absorbed)
 
 
 def _combine(conjunction: bool, kids: Sequence[V]) -> V:
@@ -244,7 +251,7 @@ def _combine(conjunction: bool, kids: Sequence[V]) -> V:
         truths = [v.as_condition(x.const) for x in values]
         return known_truth(conjunction, truths)
     result, error = combine(conjunction, values, as_condition)
-    return V(result, BOOLEAN, error=error)
+    return V(result, BOOLEAN, error=error, absorbed=True)
 
 
 def _and(lw: Lowering, node: n.And, kids: list[V]) -> V:
