@@ -60,19 +60,24 @@ def _thrown() -> V:
 
 def _number(op: str, text: V, number: V) -> tuple[Column, Column | None]:
     """`text op number`, the text converted to the number's type (a constant)."""
+    # A conversion's error is FALSE where its text is NULL: only the number's presence
+    # is added (nothing for a constant).
     if number.kind == LONG:
         bound = rv.long_bound(number.const) if number.is_const else rv.LONG_MAX
         value, error = rv.to_long(text, bound)
-        return _CMP[op](value, number.col), error
+        return _CMP[op](value, number.col), _present(number) & error
     converted, thrown = rv.to_double(text)
-    return rv.compare_doubles(op, converted, number.col, number.const), thrown
+    result = rv.compare_doubles(op, converted, number.col, number.const)
+    return result, None if thrown is None else _present(number) & thrown
 
 
 def _texts(op: str, a: V, b: V, text_of: TextOf) -> tuple[Column, Column | None]:
     """Two properties: `=` / `<>` by text, an ordering by their doubles (or a throw)."""
     if op not in ("=", "<>"):
         (x, ex), (y, ey) = rv.to_double(a), rv.to_double(b)
-        return rv.compare_doubles(op, x, y), or_errors(ex, ey)
+        thrown = or_errors(ex, ey)
+        both = _present(a) & _present(b)
+        return rv.compare_doubles(op, x, y), None if thrown is None else both & thrown
     if a.kind == b.kind == STRING:
         return _CMP[op](a.col, b.col), None
     if a.kind == b.kind == rv.DOUBLE_TEXT:
@@ -87,9 +92,9 @@ def _texts(op: str, a: V, b: V, text_of: TextOf) -> tuple[Column, Column | None]
 
 
 def _pair(op: str, a: V, b: V, text_of: TextOf) -> tuple[Column, Column | None] | None:
-    """`a op b` where both are present, and where that throws; None: unlike types. The
-    value is NULL where either is NULL (`compare` relies on it), as Spark's operators
-    on the operands' columns give."""
+    """`a op b` where both are present, and where that throws (TRUE only where both are
+    present); None: unlike types. The value is NULL where either is NULL (`compare`
+    relies on it), as Spark's operators on the operands' columns give."""
     ka, kb = a.kind, b.kind
     if ka in rv.TEXTS and kb in rv.TEXTS:
         return _texts(op, a, b, text_of)
@@ -101,7 +106,7 @@ def _pair(op: str, a: V, b: V, text_of: TextOf) -> tuple[Column, Column | None] 
         return _CMP[op](rv.to_boolean(a), b.col), None
     if ka == BOOLEAN and kb in rv.TEXTS:
         # The broker casts the Boolean to a String here: ClassCastException.
-        return null_bool(), F.lit(True)
+        return null_bool(), _present(a) & _present(b)
     if ka == kb == BOOLEAN or ka == kb == LONG:
         return _CMP[op](a.col, b.col), None
     if ka in (LONG, DOUBLE) and kb in (LONG, DOUBLE):
@@ -139,14 +144,14 @@ def compare(op: str, a: V, b: V, text_of: TextOf) -> V:
                 F.when(both, result).when(left, F.lit(not equal))
                 .when(right, null_bool()).otherwise(F.lit(equal))
             )
-        if pair is not None and pair[1] is not None:
-            thrown = both & pair[1]
+        if pair is not None:
+            thrown = pair[1]
     elif pair is None:
         answer = null_bool()
         thrown = None if NULL in (a.kind, b.kind) else both
     else:
         answer = pair[0]  # NULL where either is: UNKNOWN
-        thrown = None if pair[1] is None else both & pair[1]
+        thrown = pair[1]
     return V(answer, BOOLEAN, error=or_errors(errors, thrown))
 
 

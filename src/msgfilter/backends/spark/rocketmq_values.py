@@ -110,9 +110,10 @@ def to_double(x: V) -> tuple[Column, Column | None]:
     # Java's Double.valueOf itself where Java accepts (see above); a finite value is
     # accepted, only a non-finite one (or NULL) is looked at by Java's grammar.
     value = s.try_cast(T.DoubleType())
-    # NULL counts as non-finite here: `rlike` then refuses it (each text parsed once).
+    # NULL counts as non-finite here: `rlike` then refuses the text (each text parsed
+    # once), and a NULL text, whose `rlike` is NULL, does not throw.
     finite = F.coalesce(F.abs(value), F.lit(math.inf)) < F.lit(math.inf)
-    return value, s.isNotNull() & ~(finite | s.rlike(java.DOUBLE_RE2))
+    return value, F.coalesce(~(finite | s.rlike(java.DOUBLE_RE2)), F.lit(False))
 
 
 def to_boolean(x: V) -> Column:
