@@ -53,7 +53,18 @@ MORE_TEXTS = [
     "1.7976931348623159e308", "\u00a01", "\x001\x1f", "1e-400", "-0e0", "INF", "infinity",
     "tRUE", "true ", "\U0001d7d9",
 ]
-TEXTS = list(dict.fromkeys([*NUMERIC_STRINGS, *MORE_TEXTS]))
+# Where the conversions read the text with Spark's cast before Java's grammar: texts the
+# cast reads otherwise than Java (its words for the infinities and NaN, its trimming, its
+# truncation of a long), or refuses where Java accepts (Unicode digits), and long texts.
+CAST_TEXTS = [
+    "1e5", " 5", "5 ", "5d", "5.", "5.0", "+5", "-0", "0x10", "1_000", "１２", "1٣", "+٣",
+    "-inf", "+inf", "Inf", "NAN", " nan ", "+infinity", "-Infinity ", " NaN", "NaN ",
+    "+NaN", "Infinityf", "\u20025", "5\u3000", "\u00855", "5\x00", "1" + "0" * 400,
+    "0." + "0" * 400 + "1", "9" * 30, "-" + "9" * 19, "0" * 30 + "2147483648",
+    "2147483648.0", "-2147483648", "-2147483649", "1e-400", "-1e400", "0x1p1024",
+    "0x1p-1075", "4.9e-324d", "1.0000000000000001", "00.5", "5e", "e5", "--5", "+-5",
+]
+TEXTS = list(dict.fromkeys([*NUMERIC_STRINGS, *MORE_TEXTS, *CAST_TEXTS]))
 DOUBLES = [0.0, -0.0, 1.0, 1.5, math.nan, math.inf, -math.inf, 3.0, 1e20, 2.0**53, 5e-324]
 
 
@@ -168,6 +179,50 @@ def test_answers_written_out(spark: Any) -> None:
     assert [r[2] for r in got] == [True, None, None, None, None, False, False]
     assert [r[4] for r in got] == [False, False, False, False, True, False, None]
     assert [r[5] for r in got] == [True, True, True, True, None, True, None]
+
+
+@pytest.mark.parametrize("ansi", ["true", "false"])
+def test_texts_spark_casts_otherwise_convert_as_java_does(spark: Any, ansi: str) -> None:
+    # Each text against an int, a long and a double literal, alone and within AND / OR
+    # (a throw is UNKNOWN unless an operand to its left decided), in the interpreter,
+    # in generated code, and as a `where` (a Filter's generated code, where each operand's
+    # conversion is written out once in the answer).
+    texts = ["a = 5", "a > -1", "a < 2147483648", "a >= -9223372036854775807",
+             "a = 5.0", "a > 1.0", "a < -1e300", "a <= 0.0", "a = -0.0", "a > b",
+             "b = 'x' AND a > 1.0 AND c IN ('y')", "a > 1.0 OR b = 'x'",
+             "b = 'x' OR a = 5 OR c = 'z'", "NOT (a > 0.0 AND b = 'x')", "a BETWEEN 1 AND 9"]
+    filters = _filters(texts)
+    rows = [
+        {"properties": {"a": t, "b": ["x", "5", None][k % 3], "c": ["y", None][k % 2]}}
+        for k, t in enumerate(t for t in TEXTS for _ in range(3))
+    ]
+    messages = [_message(row) for row in rows]
+    with sql_conf(spark, {"spark.sql.ansi.enabled": ansi}):
+        df = frame(spark, SCHEMA, [{**row, "s": str(k)} for k, row in enumerate(rows)])
+        interpreted = grid(df, filters)
+        with codegen(spark):
+            generated = grid(df, filters)
+            kept = [{int(r.s) for r in ms.where(df.select("s", "properties"), f).collect()}
+                    for f in filters]
+    _check(interpreted, filters, messages)
+    _check(generated, filters, messages)
+    for i, f in enumerate(filters):
+        matched = {r for r, message in enumerate(messages) if f.evaluate(message) is True}
+        assert kept[i] == matched, (f.text, sorted(kept[i] ^ matched)[:10])
+
+
+def test_spark_only_number_words_are_not_delivered(spark: Any) -> None:
+    # Spark's cast reads "inf" and "nan" (any case) where Java's Double.valueOf throws,
+    # " 5" and "5.0" where Integer.valueOf throws, and refuses the full-width "５" that
+    # Integer.valueOf reads (Double.valueOf does not). Java's own words still convert.
+    filters = _filters(["a > 1.0", "a = 5", "a = 5.0", "a <> 1.0"])
+    values = ["inf", "-INF", "nan", "Infinity", " -Infinity\t", "NaN", " 5", "5.0", "5d", "５"]
+    got = grid(frame(spark, SCHEMA, [{"properties": {"a": t}} for t in values]), filters)
+    assert [r[0] for r in got] == [None, None, None, True, False, True, True, True, True, None]
+    assert [r[1] for r in got] == [None] * 9 + [True]
+    assert [r[2] for r in got] == [None, None, None, False, False, False, True, True, True,
+                                   None]
+    assert [r[3] for r in got] == [None, None, None, True, True, True, True, True, True, None]
 
 
 def test_explain_shows_no_python_part(spark: Any) -> None:

@@ -214,7 +214,7 @@ def _not(lw: Lowering, node: n.Not, kids: list[V]) -> V:
     if x.is_const:
         value = amq.as_condition(x.const)
         return truth(None if value is None else not value)
-    return V(~as_condition(x), BOOLEAN, error=x.error)
+    return V(~as_condition(x), BOOLEAN, error=x.error, absorbed=x.absorbed)
 
 
 def _combine(conjunction: bool, kids: Sequence[V]) -> V:
@@ -223,7 +223,7 @@ def _combine(conjunction: bool, kids: Sequence[V]) -> V:
         truths = [amq.as_condition(x.const) for x in values]
         return known_truth(conjunction, truths)
     result, error = combine(conjunction, values, as_condition)
-    return V(result, BOOLEAN, error=error)
+    return V(result, BOOLEAN, error=error, absorbed=True)
 
 
 def _and(lw: Lowering, node: n.And, kids: list[V]) -> V:

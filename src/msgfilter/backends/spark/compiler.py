@@ -77,7 +77,7 @@ class Lowering:
                 ))
             done[id(node)] = handler(self, node, [done[id(kid)] for kid in kids])
         answer = done[id(root)]
-        return finish(as_condition(answer), answer.error)
+        return finish(as_condition(answer), answer.error, answer.absorbed)
 
 
 def between(lw: Lowering, node: n.Between, kids: list[V]) -> V:

@@ -60,19 +60,24 @@ def _thrown() -> V:
 
 def _number(op: str, text: V, number: V) -> tuple[Column, Column | None]:
     """`text op number`, the text converted to the number's type (a constant)."""
+    # A conversion's error is FALSE where its text is NULL: only the number's presence
+    # is added (nothing for a constant).
     if number.kind == LONG:
         bound = rv.long_bound(number.const) if number.is_const else rv.LONG_MAX
         value, error = rv.to_long(text, bound)
-        return _CMP[op](value, number.col), error
+        return _CMP[op](value, number.col), _present(number) & error
     converted, thrown = rv.to_double(text)
-    return rv.compare_doubles(op, converted, number.col, number.const), thrown
+    result = rv.compare_doubles(op, converted, number.col, number.const)
+    return result, None if thrown is None else _present(number) & thrown
 
 
 def _texts(op: str, a: V, b: V, text_of: TextOf) -> tuple[Column, Column | None]:
     """Two properties: `=` / `<>` by text, an ordering by their doubles (or a throw)."""
     if op not in ("=", "<>"):
         (x, ex), (y, ey) = rv.to_double(a), rv.to_double(b)
-        return rv.compare_doubles(op, x, y), or_errors(ex, ey)
+        thrown = or_errors(ex, ey)
+        both = _present(a) & _present(b)
+        return rv.compare_doubles(op, x, y), None if thrown is None else both & thrown
     if a.kind == b.kind == STRING:
         return _CMP[op](a.col, b.col), None
     if a.kind == b.kind == rv.DOUBLE_TEXT:
@@ -87,7 +92,9 @@ def _texts(op: str, a: V, b: V, text_of: TextOf) -> tuple[Column, Column | None]
 
 
 def _pair(op: str, a: V, b: V, text_of: TextOf) -> tuple[Column, Column | None] | None:
-    """`a op b` where both are present, and where that throws; None: unlike types."""
+    """`a op b` where both are present, and where that throws (TRUE only where both are
+    present); None: unlike types. The value is NULL where either is NULL (`compare`
+    relies on it), as Spark's operators on the operands' columns give."""
     ka, kb = a.kind, b.kind
     if ka in rv.TEXTS and kb in rv.TEXTS:
         return _texts(op, a, b, text_of)
@@ -99,7 +106,7 @@ def _pair(op: str, a: V, b: V, text_of: TextOf) -> tuple[Column, Column | None] 
         return _CMP[op](rv.to_boolean(a), b.col), None
     if ka == BOOLEAN and kb in rv.TEXTS:
         # The broker casts the Boolean to a String here: ClassCastException.
-        return null_bool(), F.lit(True)
+        return null_bool(), _present(a) & _present(b)
     if ka == kb == BOOLEAN or ka == kb == LONG:
         return _CMP[op](a.col, b.col), None
     if ka in (LONG, DOUBLE) and kb in (LONG, DOUBLE):
@@ -127,19 +134,24 @@ def compare(op: str, a: V, b: V, text_of: TextOf) -> V:
     thrown: Column | None = None
     if op in ("=", "<>"):
         equal = op == "="
-        result = pair[0] if pair is not None else F.lit(not equal)
-        answer = (
-            F.when(both, result).when(left, F.lit(not equal))
-            .when(right, null_bool()).otherwise(F.lit(equal))
-        )
-        if pair is not None and pair[1] is not None:
-            thrown = both & pair[1]
+        if pair is not None and b.never_null:
+            answer = pair[0]  # NULL where `a` is: UNKNOWN
+        elif pair is not None and a.never_null:
+            answer = F.when(right, pair[0]).otherwise(F.lit(not equal))
+        else:
+            result = pair[0] if pair is not None else F.lit(not equal)
+            answer = (
+                F.when(both, result).when(left, F.lit(not equal))
+                .when(right, null_bool()).otherwise(F.lit(equal))
+            )
+        if pair is not None:
+            thrown = pair[1]
     elif pair is None:
         answer = null_bool()
         thrown = None if NULL in (a.kind, b.kind) else both
     else:
-        answer = F.when(both, pair[0])
-        thrown = None if pair[1] is None else both & pair[1]
+        answer = pair[0]  # NULL where either is: UNKNOWN
+        thrown = pair[1]
     return V(answer, BOOLEAN, error=or_errors(errors, thrown))
 
 
@@ -235,7 +247,7 @@ def _not(lw: Lowering, node: n.Not, kids: list[V]) -> V:
     if x.is_const and x.error is None:
         value = v.as_condition(x.const)
         return truth(None if value is None else not value)
-    return V(~as_condition(x), BOOLEAN, error=x.error)
+    return V(~as_condition(x), BOOLEAN, error=x.error, absorbed=x.absorbed)
 
 
 def _combine(conjunction: bool, kids: Sequence[V]) -> V:
@@ -244,7 +256,7 @@ def _combine(conjunction: bool, kids: Sequence[V]) -> V:
         truths = [v.as_condition(x.const) for x in values]
         return known_truth(conjunction, truths)
     result, error = combine(conjunction, values, as_condition)
-    return V(result, BOOLEAN, error=error)
+    return V(result, BOOLEAN, error=error, absorbed=True)
 
 
 def _and(lw: Lowering, node: n.And, kids: list[V]) -> V:

@@ -1,17 +1,21 @@
 """RocketMQ's Java conversions of string properties and its `compareTo` order as Spark
 expressions (semantics/rocketmq.py is the rule, backends/arrow/coercion.py its kernels).
 
-Which texts `Integer.valueOf`, `Long.valueOf` and `Double.valueOf` accept is decided by
-msgfilter.java's regular expressions (`INTEGER_RE2`, `DOUBLE_RE2`: Java's `rlike` reads
-them as RE2 does), never by Spark's `cast`, whose acceptance differs (it trims spaces,
-truncates "1.5" to a long outside ANSI mode, reads "inf" and "nan", no Unicode digits).
-Only an accepted text, put in a form both agree on, is cast:
+Spark's `cast` accepts other texts than Java's valueOf (it trims spaces, truncates "1.5"
+to a long outside ANSI mode, reads "inf" and "nan", knows no Unicode digits), so what
+Java accepts is decided apart from the value, and each row pays for a regular
+expression only where the cheap test cannot decide:
 
-- integers: Java's Unicode digits spelled in ASCII (`translate`), then `try_cast` to a
-  long, which is exact and NULL beyond the 64-bit range; the Integer range is compared.
-- doubles: the trimmed text without its `d`/`f` suffix, then `try_cast` to a double.
-  Spark reads it with the JVM's `Double.parseDouble` (decimal texts correctly rounded,
-  hexadecimal `0x1.8p1`, `NaN`, `Infinity`): the value Java's broker computes.
+- integers: `rlike` of msgfilter.java's `INTEGER_RE2` (Java's `rlike` reads it as RE2
+  does) decides; the value is `try_cast` of the text to a long (exact, NULL beyond the
+  64-bit range), Java's Unicode digits, which the cast refuses, first spelled in ASCII by
+  `translate`; the Integer range is compared.
+- doubles: Spark casts a string to a double with the JVM's `Double.valueOf` of the whole
+  text (Java's trim, `d`/`f` suffix, hexadecimal `0x1.8p1`, `NaN`, `Infinity`, decimal
+  texts correctly rounded), and only where that throws reads its own words for the
+  infinities and NaN ("inf", "nan", in any case). So `try_cast` of the text is the value
+  the broker computes, NULL is a text Java refuses, and only a non-finite value needs
+  `DOUBLE_RE2` to tell Java's "NaN", "Infinity" or "1e400" from Spark's words.
 
 A value of a double column is a property written as Java writes a double; only its
 number is needed for every conversion (Double.valueOf(Double.toString(d)) is d), so such
@@ -21,6 +25,7 @@ compared.
 
 from __future__ import annotations
 
+import math
 import operator
 from collections.abc import Callable
 
@@ -47,9 +52,6 @@ LONG_MAX = 2**63 - 1
 # Java's non-ASCII decimal digits and the ASCII digit of each, for `translate`.
 _JAVA_DIGITS = "".join(chr(z + d) for z in DIGIT_ZEROS if z != 0x30 for d in range(10))
 _ASCII_DIGITS = "0123456789" * (len(DIGIT_ZEROS) - 1)
-# Java's trimmed characters (<= U+0020) at either end; the type suffix of a number.
-_TRIM = r"\A[\x00-\x20]+|[\x00-\x20]+\z"
-_SUFFIX = r"[fFdD]\z"
 
 _CMP: dict[str, Callable[[Column, Column], Column]] = {
     "=": operator.eq, "<>": operator.ne, "<": operator.lt,
@@ -86,7 +88,13 @@ def to_long(x: V, bound: int) -> tuple[Column, Column]:
         # A double's text always has a '.', an 'E', "NaN" or "Infinity": never an integer.
         return F.lit(None).cast(T.LongType()), x.col.isNotNull()
     s = x.col
-    value = F.translate(s, _JAVA_DIGITS, _ASCII_DIGITS).try_cast(T.LongType())
+    # An ASCII integer text is read as it is (`translate` costs a lookup per character);
+    # Spark's cast refuses every non-ASCII digit, so those come to `translate`. Where
+    # Spark reads a text Java refuses (" 5", "5.0") the conversion throws: never read.
+    value = F.coalesce(
+        s.try_cast(T.LongType()),
+        F.translate(s, _JAVA_DIGITS, _ASCII_DIGITS).try_cast(T.LongType()),
+    )
     # try_cast is NULL beyond the 64-bit range, and exact within it.
     fits = value.isNotNull() if bound == LONG_MAX else value.between(-bound - 1, bound)
     accepted = s.rlike(java.INTEGER_RE2) & fits
@@ -99,8 +107,13 @@ def to_double(x: V) -> tuple[Column, Column | None]:
     if x.kind == DOUBLE_TEXT:
         return x.col, None
     s = x.col
-    body = F.regexp_replace(F.regexp_replace(s, _TRIM, ""), _SUFFIX, "")
-    return body.try_cast(T.DoubleType()), s.isNotNull() & ~s.rlike(java.DOUBLE_RE2)
+    # Java's Double.valueOf itself where Java accepts (see above); a finite value is
+    # accepted, only a non-finite one (or NULL) is looked at by Java's grammar.
+    value = s.try_cast(T.DoubleType())
+    # NULL counts as non-finite here: `rlike` then refuses the text (each text parsed
+    # once), and a NULL text, whose `rlike` is NULL, does not throw.
+    finite = F.coalesce(F.abs(value), F.lit(math.inf)) < F.lit(math.inf)
+    return value, F.coalesce(~(finite | s.rlike(java.DOUBLE_RE2)), F.lit(False))
 
 
 def to_boolean(x: V) -> Column:

@@ -29,21 +29,37 @@ def combine(
 ) -> tuple[Column, Column | None]:
     """AND (True) or OR (False) of `operands` as conditions, left to right, and the rows
     where the combination threw: an operand is evaluated, and its throw counts, only
-    while no earlier operand decided (none was FALSE for AND, TRUE for OR)."""
+    while no earlier operand decided (none was FALSE for AND, TRUE for OR).
+
+    The result is NULL wherever the error is TRUE (a V built from it is `absorbed`), and
+    reads each operand once: it is built from the right, each operand that can throw
+    guarding the rest, `CASE WHEN error THEN NULL ELSE operand AND rest END`. That is the
+    rule because an UNKNOWN operand and a throw both leave NULL unless a later operand
+    decides, and a throw is already NULL, the rest unread, before any later one can."""
     deciding = not conjunction
     joined = operator.and_ if conjunction else operator.or_
+    last = operands[-1]
+    result = condition(last)
+    if last.error is not None and not last.absorbed:
+        result = F.when(last.error, null_bool()).otherwise(result)
+    for operand in reversed(operands[:-1]):
+        result = joined(condition(operand), result)
+        if operand.error is not None:
+            result = F.when(operand.error, null_bool()).otherwise(result)
+    # The rows where it threw, for an enclosing combination (throws count left to right).
     first = operands[0]
-    result, error = condition(first), first.error
+    running, error = condition(first), first.error
     for operand in operands[1:]:
         if operand.error is not None:
-            undecided = ~F.coalesce(result == F.lit(deciding), F.lit(False))
+            undecided = ~F.coalesce(running == F.lit(deciding), F.lit(False))
             error = or_errors(error, undecided & operand.error)
-        result = joined(result, condition(operand))
+        running = joined(running, condition(operand))
     return result, error
 
 
-def finish(result: Column, error: Column | None) -> Column:
-    """The answer: UNKNOWN (NULL) wherever the evaluation threw."""
-    if error is None:
+def finish(result: Column, error: Column | None, absorbed: bool = False) -> Column:
+    """The answer: UNKNOWN (NULL) wherever the evaluation threw (`result` already is
+    where it is `absorbed`)."""
+    if error is None or absorbed:
         return result
     return F.when(F.coalesce(error, F.lit(False)), null_bool()).otherwise(result)

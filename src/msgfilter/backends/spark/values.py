@@ -44,6 +44,9 @@ class V:
     # In a model whose evaluation can throw (throws.py): TRUE in the rows where computing
     # this value threw; None where it never does.
     error: Column | None = None
+    # `col` is NULL wherever `error` is TRUE (a throw already reads as UNKNOWN there), so
+    # the answer needs no second test of `error` (throws.finish).
+    absorbed: bool = False
 
     @property
     def is_const(self) -> bool:
