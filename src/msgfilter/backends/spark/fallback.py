@@ -232,8 +232,8 @@ def _looked_up(f: Filter, schema: Schema) -> list[Column] | None:
                 # value hides the column, as a missing TAGS does), else the tags column:
                 # a one-entry map per row costs Spark far more than the kernel's work.
                 key = F.lit(name)
-                has = F.map_contains_key(column_ref(props), key)  # type: ignore[arg-type]
-                entry = F.try_element_at(column_ref(props), key)  # type: ignore[arg-type]
+                has = F.map_contains_key(column_ref(props), key)
+                entry = F.try_element_at(column_ref(props), key)
                 inputs.append(F.when(has, entry).otherwise(column).alias(own))
                 continue
             inputs.append(column.alias(own))
