@@ -255,3 +255,26 @@ def test_rocketmq_falls_back_to_kernels_and_opaque_values_to_python(spark: Any) 
     when = datetime.datetime(2024, 1, 2, tzinfo=datetime.UTC)
     df = spark.createDataFrame(pa.table({"ts": pa.array([when, None], schema.field(1).type)}))
     assert [r[0] for r in df.select(ms.filter_udf(g, df)).collect()] == [True, True]
+
+
+@pytest.mark.spark
+def test_tags_entry_or_column_reaches_the_udf_as_one_string(spark: Any) -> None:
+    # The map's TAGS entry wins where the map has the key, even with a NULL value (which
+    # hides the tags column); else the tags column; a NULL map reads the column.
+    rows = [
+        {"properties": {"TAGS": "red"}, "tags": "blue"},
+        {"properties": {"TAGS": None}, "tags": "red"},
+        {"properties": {"x": "1"}, "tags": "red"},
+        {"properties": {}, "tags": None},
+        {"properties": None, "tags": "red"},
+        {"properties": {"TAGS": ""}, "tags": "red"},
+    ]
+    df = frame(spark, rows)
+    filters = [msgfilter.compile("red || blue", "rocketmq-tag"),
+               msgfilter.compile("*", "rocketmq-tag"),
+               msgfilter.compile("TAGS = 'red' OR TAGS IS NULL", "jms")]
+    columns = [ms.filter_udf(f, df).alias(f"u{i}") for i, f in enumerate(filters)]
+    answers = [list(row) for row in df.select(*columns).collect()]
+    expected = [[f.evaluate(_message(row, f.dialect)) for f in filters] for row in rows]
+    assert answers == expected
+    assert [a[0] for a in answers[:5]] == [True, False, True, False, True]

@@ -225,7 +225,18 @@ def _looked_up(f: Filter, schema: Schema) -> list[Column] | None:
                 inputs.append(F.try_element_at(column_ref(props), F.lit(name)).alias(name))
         else:
             own = _TAGS if source.fallback_column == schema.layout.tags_column else _KEYS
-            inputs.append(column_ref(source.fallback_column).alias(own))
+            column = column_ref(source.fallback_column)
+            plain = own == _TAGS and _plain_strings(schema, source.fallback_column)
+            if props is not None and plain:
+                # One string column, the map's entry where the map has the key (a NULL
+                # value hides the column, as a missing TAGS does), else the tags column:
+                # a one-entry map per row costs Spark far more than the kernel's work.
+                key = F.lit(name)
+                has = F.map_contains_key(column_ref(props), key)
+                entry = F.try_element_at(column_ref(props), key)
+                inputs.append(F.when(has, entry).otherwise(column).alias(own))
+                continue
+            inputs.append(column.alias(own))
             if props is not None:
                 entries.append(name)
     if len(entries) == 1:
@@ -237,6 +248,16 @@ def _looked_up(f: Filter, schema: Schema) -> list[Column] | None:
     elif entries:
         inputs.append(column_ref(props).alias(_PROPS))  # type: ignore[arg-type]
     return inputs
+
+
+def _plain_strings(schema: Schema, column: str) -> bool:
+    """Whether the map's values and `column` are both strings (then one merged string
+    column carries exactly what the map entry or the column would)."""
+    return (
+        schema.props is not None
+        and isinstance(schema.props[1].valueType, T.StringType)
+        and isinstance(schema.fields.get(column), T.StringType)
+    )
 
 
 def udf_column(f: Filter, schema: T.StructType, layout: Layout = DEFAULT_LAYOUT) -> Column:
