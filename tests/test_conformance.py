@@ -21,7 +21,7 @@ import os
 import re
 import warnings
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import replace
 from functools import cache
@@ -208,9 +208,11 @@ def spark_settings(spark: Any) -> Iterator[None]:
         yield
 
 
-def spark_sample(name: str, cases: Sequence[Case]) -> list[Case]:
+def spark_sample(
+    name: str, cases: Sequence[Case], samples: Mapping[str, tuple[int, int]] = SPARK_SAMPLES
+) -> list[Case]:
     full = os.environ.get("MSGFILTER_CONFORMANCE_FULL") == "1"
-    every_selector, every_case = (1, 1) if full else SPARK_SAMPLES.get(name, (1, 1))
+    every_selector, every_case = (1, 1) if full else samples.get(name, (1, 1))
     selectors = {s: i for i, s in enumerate(dict.fromkeys(c.selector for c in cases))}
     seen: Counter[str] = Counter()
     out = []
@@ -268,7 +270,10 @@ def spark_message(
     return message
 
 
-def run_spark(name: str, cases: Sequence[Case], spark: Any, *, udf: bool = False) -> list[str]:
+def run_spark(
+    name: str, cases: Sequence[Case], spark: Any, *, udf: bool = False,
+    samples: Mapping[str, tuple[int, int]] = SPARK_SAMPLES,
+) -> list[str]:
     """Many selectors in one `select` over a frame whose rows are the messages of the cases
     that ask them (cases that agree on column types), every selector on every row: the
     case's own answer on its row, the per-message answer on every row. `udf`: the
@@ -283,7 +288,7 @@ def run_spark(name: str, cases: Sequence[Case], spark: Any, *, udf: bool = False
     wrong: list[str] = []
     held: list[Case] = []
     filters: dict[tuple[str, str], Filter] = {}
-    for index, case in enumerate(spark_sample(name, cases)):
+    for index, case in enumerate(spark_sample(name, cases, samples)):
         f = compiled(case)
         if f is None:
             if expected(case) != ERROR:
