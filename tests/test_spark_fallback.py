@@ -289,3 +289,24 @@ def test_tags_entry_or_column_reaches_the_udf_as_one_string(spark: Any) -> None:
     expected = [[f.evaluate(_message(row, f.dialect)) for f in filters] for row in rows]
     assert answers == expected
     assert [a[0] for a in answers[:5]] == [True, False, True, False, True]
+
+
+def test_a_pulsar_tag_filter_gets_only_the_prefixed_entries(spark: Any) -> None:
+    # The map reaches the UDF holding only its `tag*` entries: the answers are those of
+    # the whole message, whatever else the map holds (and a `tag1` column still counts).
+    rows = [
+        {"properties": {"tag2": "red", "x": "blue"}},
+        {"properties": {"x": "red", "s": "eu"}},
+        {"properties": {"tagz": "blue", "tag2": None}, "tag1": "eu"},
+        {"properties": {}, "tag1": "red"},
+        {"properties": None},
+        {"properties": {"TAG2": "red", "atag": "red"}},
+    ]
+    df = frame(spark, rows)
+    filters = [msgfilter.compile("anytag: red, blue", "pulsar-tag"),
+               msgfilter.compile("alltag: blue, eu", "pulsar-tag")]
+    columns = [ms.filter_udf(f, df).alias(f"u{i}") for i, f in enumerate(filters)]
+    answers = [list(row) for row in df.select(*columns).collect()]
+    expected = [[f.evaluate(_message(row, f.dialect)) for f in filters] for row in rows]
+    assert answers == expected
+    assert [a[0] for a in answers] == [True, False, True, True, False, False]

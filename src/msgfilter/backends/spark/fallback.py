@@ -268,13 +268,25 @@ def udf_column(f: Filter, schema: T.StructType, layout: Layout = DEFAULT_LAYOUT)
     resolved = Schema(schema, layout)
     inputs = _looked_up(f, resolved)
     if inputs is None:
-        inputs = [column_ref(c).alias(c) for c in _udf_inputs(f, resolved)]
+        inputs = [_whole(c, f, resolved).alias(c) for c in _udf_inputs(f, resolved)]
     else:
         layout = LOOKED_UP
     # A UDF needs an input; one with no column the layout could read.
     packed = F.struct(*inputs) if inputs else F.struct(F.lit(0).alias("#"))
     evaluate = _arrow_udf(_make_evaluator(f, layout), T.BooleanType())
     return evaluate(packed)  # type: ignore[no-any-return]
+
+
+def _whole(column: str, f: Filter, schema: Schema) -> Column:
+    """Input `column` as the UDF reads it: for a Pulsar tag filter, the properties map
+    holding only the entries whose name has the filter's prefix (all it reads), since
+    each entry costs Spark a conversion to Arrow; under a collation that ignores case,
+    `startswith` keeps more entries, never fewer."""
+    col = column_ref(column)
+    if f.model is ValueModel.PULSAR_TAG and column == schema.layout.properties_column:
+        prefix = F.lit(PulsarTagFilter.reads_prefix)
+        return F.map_filter(col, lambda name, _: name.startswith(prefix))
+    return col
 
 
 def _make_evaluator(f: Filter, layout: Layout) -> Callable[[pa.Array], pa.Array]:
