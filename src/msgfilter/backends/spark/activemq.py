@@ -25,7 +25,7 @@ from ...syntax import nodes as n
 from ...tables import BOOLEAN, NULL, OTHER, STRING
 from ..between import between_rule
 from . import activemq_values as jv
-from .compiler import Handler, Lowering, Table
+from .compiler import Handler, Lowering, Table, is_null
 from .errors import Fallback
 from .fallback import double_text_udf
 from .throws import combine, or_errors
@@ -201,14 +201,6 @@ def _like(lw: Lowering, node: n.Like, kids: list[V]) -> V:
     return found if x.error is None else V(found.col, BOOLEAN, error=x.error)
 
 
-def _is_null(lw: Lowering, node: n.IsNull, kids: list[V]) -> V:
-    x = kids[0]
-    if x.error is None and (x.is_const or x.kind == NULL):
-        return truth((x.kind == NULL or x.const is None) != node.negated)
-    test = x.col.isNotNull() if node.negated else x.col.isNull()
-    return V(test, BOOLEAN, error=x.error)
-
-
 def _not(lw: Lowering, node: n.Not, kids: list[V]) -> V:
     x = kids[0]
     if x.is_const:
@@ -254,7 +246,7 @@ HANDLERS: dict[type[n.Node], Handler] = {
     n.Between: between,
     n.In: _in,
     n.Like: _like,
-    n.IsNull: _is_null,
+    n.IsNull: is_null,
     n.Not: _not,
     n.And: _and,
     n.Or: _or,

@@ -1,5 +1,6 @@
 """The lowering machinery: one pass over a tree that dispatches on node class through a
-value model's table, and BETWEEN through the model's own comparison."""
+value model's table, BETWEEN through the model's own comparison, and IS NULL for the
+models that throw."""
 
 from __future__ import annotations
 
@@ -10,11 +11,12 @@ from typing import Any, TypeAlias
 from pyspark.sql import Column
 
 from ...syntax import nodes as n
+from ...tables import BOOLEAN, NULL
 from ..between import between_rule
 from .errors import Fallback
 from .schema import Schema
 from .throws import finish
-from .values import V, as_condition
+from .values import V, as_condition, truth
 
 #: A node handler: (lowering, node, lowered children) -> the node's lowered value.
 Handler: TypeAlias = Callable[["Lowering", Any, list[V]], V]
@@ -88,3 +90,13 @@ def between(lw: Lowering, node: n.Between, kids: list[V]) -> V:
     return lw.table.combine(
         rule.conjunction, (compare(rule.low_op, e, low), compare(rule.high_op, e, high))
     )
+
+
+def is_null(lw: Lowering, node: n.IsNull, kids: list[V]) -> V:
+    """IS [NOT] NULL in a model whose evaluation can throw (throws.py): the operand's
+    throw stays with the answer; a constant folds only where nothing threw."""
+    x = kids[0]
+    if x.error is None and (x.is_const or x.kind == NULL):
+        return truth((x.kind == NULL or x.const is None) != node.negated)
+    test = x.col.isNotNull() if node.negated else x.col.isNull()
+    return V(test, BOOLEAN, error=x.error)

@@ -26,7 +26,7 @@ from ...semantics import values as v
 from ...syntax import nodes as n
 from ...tables import BOOLEAN, DOUBLE, LONG, NULL, STRING
 from . import rocketmq_values as rv
-from .compiler import Handler, Lowering, Table, between
+from .compiler import Handler, Lowering, Table, between, is_null
 from .errors import Fallback
 from .fallback import double_text_udf
 from .throws import combine, or_errors
@@ -234,14 +234,6 @@ def _string_test(lw: Lowering, node: n.StringTest, kids: list[V]) -> V:
     return found if x.error is None else V(found.col, BOOLEAN, error=x.error)
 
 
-def _is_null(lw: Lowering, node: n.IsNull, kids: list[V]) -> V:
-    x = kids[0]
-    if x.error is None and (x.is_const or x.kind == NULL):
-        return truth((x.kind == NULL or x.const is None) != node.negated)
-    test = x.col.isNotNull() if node.negated else x.col.isNull()
-    return V(test, BOOLEAN, error=x.error)
-
-
 def _not(lw: Lowering, node: n.Not, kids: list[V]) -> V:
     x = kids[0]
     if x.is_const and x.error is None:
@@ -280,7 +272,7 @@ HANDLERS: dict[type[n.Node], Handler] = {
     n.Between: between,
     n.In: _in,
     n.StringTest: _string_test,
-    n.IsNull: _is_null,
+    n.IsNull: is_null,
     n.Not: _not,
     n.And: _and,
     n.Or: _or,
