@@ -291,9 +291,11 @@ def test_tags_entry_or_column_reaches_the_udf_as_one_string(spark: Any) -> None:
     assert [a[0] for a in answers[:5]] == [True, False, True, False, True]
 
 
-def test_a_pulsar_tag_filter_gets_only_the_prefixed_entries(spark: Any) -> None:
-    # The map reaches the UDF holding only its `tag*` entries: the answers are those of
-    # the whole message, whatever else the map holds (and a `tag1` column still counts).
+@pytest.mark.spark
+def test_a_pulsar_tag_filter_gets_its_tags_only(spark: Any) -> None:
+    # The UDF gets the values of the map's `tag*` entries (not the map) and the `tag1`
+    # column: the answers are those of the whole message, whatever else the map holds;
+    # the column counts, and hides the map's entry of its name even when NULL.
     rows = [
         {"properties": {"tag2": "red", "x": "blue"}},
         {"properties": {"x": "red", "s": "eu"}},
@@ -301,6 +303,8 @@ def test_a_pulsar_tag_filter_gets_only_the_prefixed_entries(spark: Any) -> None:
         {"properties": {}, "tag1": "red"},
         {"properties": None},
         {"properties": {"TAG2": "red", "atag": "red"}},
+        {"properties": {"tag1": "blue"}, "tag1": "eu"},
+        {"properties": {"tag1": "red", "tag3": None}, "tag1": None},
     ]
     df = frame(spark, rows)
     filters = [msgfilter.compile("anytag: red, blue", "pulsar-tag"),
@@ -309,4 +313,5 @@ def test_a_pulsar_tag_filter_gets_only_the_prefixed_entries(spark: Any) -> None:
     answers = [list(row) for row in df.select(*columns).collect()]
     expected = [[f.evaluate(_message(row, f.dialect)) for f in filters] for row in rows]
     assert answers == expected
-    assert [a[0] for a in answers] == [True, False, True, True, False, False]
+    assert [a[0] for a in answers] == [True, False, True, True, False, False, False, False]
+    assert [a[1] for a in answers] == [False, False, True, False, False, False, False, False]

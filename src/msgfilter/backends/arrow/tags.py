@@ -65,7 +65,7 @@ def _as_list(column: pa.Array) -> pa.Array:
     return column.view(pa.list_(pa.field("entries", entries, nullable=False)))
 
 
-def _string_part(datum: Datum) -> Datum | None:
+def string_part(datum: Datum) -> Datum | None:
     """The values of `datum` that are strings (NULL elsewhere); None when none can be."""
     return decomposer(datum.type)(datum).get(STRING)
 
@@ -82,14 +82,12 @@ def pulsar_plan(f: PulsarTagFilter, schema: pa.Schema, layout: Layout) -> Plan:
     props = layout.properties_column
     map_index = schema.names.index(props) if props is not None and props in schema.names else None
     shadowed = pa.array(typed, pa.string())
-    wanted = [sorted(f.any_tags)] if f.any_tags else []
-    wanted.extend([tag] for tag in sorted(f.all_tags))
 
     def map_entries(data: Any) -> tuple[pa.Array, pa.Array] | None:
         """(row of each tag entry, its string value) of the map's `tag*` entries."""
         column = _as_list(_array(data.column(map_index)))
         entries = pc.list_flatten(column)
-        values = _string_part(entries.field(1))
+        values = string_part(entries.field(1))
         if values is None:
             return None
         keys = entries.field(0)
@@ -107,26 +105,39 @@ def pulsar_plan(f: PulsarTagFilter, schema: pa.Schema, layout: Layout) -> Plan:
         return _array(table["row"]), _array(pc.take(values, table["at"]))
 
     def plan(data: Any) -> pa.BooleanArray:
-        count = data.num_rows
         entries = map_entries(data) if map_index is not None else None
-        strings = [_string_part(data.column(i)) for i in columns]
-        every = pa.array(np.arange(count))
-        answer: Datum = pa.scalar(True, pa.bool_())
-        for values in wanted:
-            found: Datum = pa.scalar(False, pa.bool_())
-            if entries is not None:
-                rows, texts = entries
-                hits = pc.filter(rows, _is_in(texts, values))
-                found = pc.is_in(every, value_set=hits.cast(every.type))
-            for column in strings:
-                if column is not None:
-                    found = pc.or_(found, _is_in(column, values))
-            answer = pc.and_(answer, found)
-        if isinstance(answer, pa.Scalar):
-            return pa.repeat(answer, count)
-        return _array(answer)
+        strings = [string_part(data.column(i)) for i in columns]
+        return pulsar_answer(f, data.num_rows, entries, strings)
 
     return plan
+
+
+def pulsar_answer(
+    f: PulsarTagFilter,
+    count: int,
+    entries: tuple[pa.Array, pa.Array] | None,
+    strings: list[Datum | None],
+) -> pa.BooleanArray:
+    """The filter's answer for `count` messages from their tags: `entries`, the row of
+    each tag found in a map and its text, and `strings`, columns holding one tag (or
+    NULL, or None for a column holding no strings) per row."""
+    wanted = [sorted(f.any_tags)] if f.any_tags else []
+    wanted.extend([tag] for tag in sorted(f.all_tags))
+    every = pa.array(np.arange(count))
+    answer: Datum = pa.scalar(True, pa.bool_())
+    for values in wanted:
+        found: Datum = pa.scalar(False, pa.bool_())
+        if entries is not None:
+            rows, texts = entries
+            hits = pc.filter(rows, _is_in(texts, values))
+            found = pc.is_in(every, value_set=hits.cast(every.type))
+        for column in strings:
+            if column is not None:
+                found = pc.or_(found, _is_in(column, values))
+        answer = pc.and_(answer, found)
+    if isinstance(answer, pa.Scalar):
+        return pa.repeat(answer, count)
+    return _array(answer)
 
 
 def compile_tags(f: Filter, schema: pa.Schema, layout: Layout) -> Plan:

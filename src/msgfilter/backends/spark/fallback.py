@@ -29,7 +29,7 @@ from ...tables import DEFAULT_LAYOUT, OTHER, Layout, join_keys, resolve
 from ...tags.pulsar import PulsarTagFilter
 from ..arrow import LOWERINGS, Plan, Unsupported, compile_arrow
 from ..arrow.columns import conversion as arrow_conversion
-from ..arrow.tags import TAG_MODELS, compile_tags
+from ..arrow.tags import TAG_MODELS, compile_tags, pulsar_answer, string_part
 from ..arrow.values import double_text as arrow_double_text
 from .errors import NotNativeError
 from .rowwise import evaluate_distinct
@@ -190,11 +190,7 @@ def _udf_inputs(f: Filter, schema: Schema) -> list[str]:
     layout = schema.layout
     own = [layout.properties_column, layout.tags_column, layout.keys_column]
     wanted = [c for c in own if c is not None and c in schema.fields]
-    # A Pulsar tag filter reads every property whose name has its prefix.
-    prefix = PulsarTagFilter.reads_prefix if f.model is ValueModel.PULSAR_TAG else None
-    for name in schema.typed_names():
-        if name in f.identifiers or (prefix is not None and name.startswith(prefix)):
-            wanted.append(name)
+    wanted.extend(name for name in schema.typed_names() if name in f.identifiers)
     return list(dict.fromkeys(wanted))
 
 
@@ -209,9 +205,8 @@ LOOKED_UP = Layout(properties_column=_PROPS, typed=True, tags_column=_TAGS, keys
 def _looked_up(f: Filter, schema: Schema) -> list[Column] | None:
     """The inputs of `f` as the values of its identifiers, looked up in Spark: a map
     travels to Python (converted to Arrow entry by entry) only for the TAGS / KEYS
-    entries. None when the filter reads by prefix (a Pulsar tag filter) or a name could
-    collide with the inputs' own names."""
-    if f.model is ValueModel.PULSAR_TAG or any(name.startswith("#") for name in f.identifiers):
+    entries. None when a name could collide with the inputs' own names."""
+    if any(name.startswith("#") for name in f.identifiers):
         return None
     props = schema.props[0] if schema.props is not None else None
     inputs: list[Column] = []
@@ -264,29 +259,79 @@ def udf_column(f: Filter, schema: T.StructType, layout: Layout = DEFAULT_LAYOUT)
     """A boolean Column computing the filter in an Arrow UDF (`evaluate_batch` on each
     batch), each row seen as a message by the layout's rules: the same answers as
     `f.evaluate` and the native Column. The values of the identifiers are looked up in
-    Spark where the filter names them (`_looked_up`); a Pulsar tag filter gets the map."""
+    Spark where the filter names them (`_looked_up`); a Pulsar tag filter gets the tags
+    (`_tag_inputs`)."""
     resolved = Schema(schema, layout)
-    inputs = _looked_up(f, resolved)
-    if inputs is None:
-        inputs = [_whole(c, f, resolved).alias(c) for c in _udf_inputs(f, resolved)]
+    evaluator: Callable[[pa.Array], pa.Array]
+    if isinstance(f, PulsarTagFilter):
+        inputs = _tag_inputs(f, resolved)
+        evaluator = _make_tag_evaluator(f)
     else:
-        layout = LOOKED_UP
+        looked_up = _looked_up(f, resolved)
+        if looked_up is None:
+            inputs = [column_ref(c).alias(c) for c in _udf_inputs(f, resolved)]
+        else:
+            inputs, layout = looked_up, LOOKED_UP
+        evaluator = _make_evaluator(f, layout)
     # A UDF needs an input; one with no column the layout could read.
     packed = F.struct(*inputs) if inputs else F.struct(F.lit(0).alias("#"))
-    evaluate = _arrow_udf(_make_evaluator(f, layout), T.BooleanType())
-    return evaluate(packed)  # type: ignore[no-any-return]
+    return _arrow_udf(evaluator, T.BooleanType())(packed)  # type: ignore[no-any-return]
 
 
-def _whole(column: str, f: Filter, schema: Schema) -> Column:
-    """Input `column` as the UDF reads it: for a Pulsar tag filter, the properties map
-    holding only the entries whose name has the filter's prefix (all it reads), since
-    each entry costs Spark a conversion to Arrow; under a collation that ignores case,
-    `startswith` keeps more entries, never fewer."""
-    col = column_ref(column)
-    if f.model is ValueModel.PULSAR_TAG and column == schema.layout.properties_column:
-        prefix = F.lit(PulsarTagFilter.reads_prefix)
-        return F.map_filter(col, lambda name, _: name.startswith(prefix))
-    return col
+#: The input holding a Pulsar tag filter's tags from the properties map.
+_TAG_VALUES = "#tag-values"
+
+
+def _tag_inputs(f: PulsarTagFilter, schema: Schema) -> list[Column]:
+    """A Pulsar tag filter's inputs, its message tags as the Layout rules give them: the
+    string columns whose name has the prefix, each under its name, and the values of the
+    map's entries whose key has the prefix and names no such column, one array per row.
+
+    Only those values travel, not the map: each map entry costs Spark a conversion to
+    Arrow, and `map_filter` has no generated code; `filter` and `transform` over the
+    entries do. Every entry of a repeated key counts, as in the native Column."""
+    prefix = f.reads_prefix
+    shadowing = [name for name in schema.typed_names() if name.startswith(prefix)]
+    inputs = [
+        column_ref(name).alias(name)
+        for name in shadowing
+        if isinstance(schema.fields[name], T.StringType)
+    ]
+    if schema.props is not None and isinstance(schema.props[1].valueType, T.StringType):
+        name, dtype = schema.props
+
+        def is_tag(entry: Column) -> Column:
+            key = entry["key"]
+            if getattr(dtype.keyType, "collation", "UTF8_BINARY") != "UTF8_BINARY":
+                # Tag names are told apart exactly, as Java's startsWith.
+                key = F.collate(key, "UTF8_BINARY")
+            keep = key.startswith(F.lit(prefix)) & entry["value"].isNotNull()
+            return keep & ~key.isin(*shadowing) if shadowing else keep
+
+        tags = F.filter(F.map_entries(column_ref(name)), is_tag)
+        inputs.append(F.transform(tags, lambda entry: entry["value"]).alias(_TAG_VALUES))
+    return inputs
+
+
+def tag_batch(f: PulsarTagFilter, rows: Any) -> pa.Array:
+    """The Pulsar tag filter's answer for each row of a struct array of `_tag_inputs`."""
+    if isinstance(rows, pa.ChunkedArray):
+        rows = rows.combine_chunks()
+    entries = None
+    strings = []
+    for field, column in zip(rows.type, rows.flatten(), strict=True):
+        if field.name == _TAG_VALUES:
+            entries = (pc.list_parent_indices(column), pc.list_flatten(column))
+        elif field.name != "#":
+            strings.append(string_part(column))
+    return pulsar_answer(f, len(rows), entries, strings)
+
+
+def _make_tag_evaluator(f: PulsarTagFilter) -> Callable[[pa.Array], pa.Array]:
+    def evaluate_tags(rows: pa.Array) -> pa.Array:
+        return tag_batch(f, rows)
+
+    return evaluate_tags
 
 
 def _make_evaluator(f: Filter, layout: Layout) -> Callable[[pa.Array], pa.Array]:
