@@ -30,6 +30,7 @@ from msgfilter.semantics.like import compile_like
 from msgfilter.semantics.model import ValueModel
 from msgfilter.syntax import nodes as n
 from msgfilter.syntax.unparse import unparse
+from msgfilter.testing.strategies import selector_cases
 
 # The grammar switches of the dialect (from the registry).
 JMS = dialects.get("jms").grammar
@@ -398,7 +399,6 @@ NAMES = ("a", "b", "s", "JMSPriority", "über")
 def test_library_selector_cases_over_typed_columns(data: st.DataObject) -> None:
     # msgfilter.testing's selectors come with messages whose values are often the
     # selector's own literals, IN items and LIKE matches; one column type per name.
-    from msgfilter.testing.strategies import selector_cases
 
     kinds = data.draw(st.fixed_dictionaries({name: st.sampled_from(list(ARROW_OF_KIND))
                                              for name in NAMES}))

@@ -28,6 +28,7 @@ from pyspark.sql.pandas.types import to_arrow_schema  # noqa: E402
 import msgfilter  # noqa: E402
 import msgfilter.spark as ms  # noqa: E402
 from msgfilter.filter import Filter  # noqa: E402
+from msgfilter.testing.strategies import selector_cases  # noqa: E402
 
 from conformance import NO_LOCAL_RELATION, sql_conf  # noqa: E402
 
@@ -213,8 +214,6 @@ HYPOTHESIS_SCHEMA = T.StructType(
 
 
 def _selector_cases() -> Any:
-    # Imported when the test runs: the other tests do not depend on msgfilter.testing.
-    from msgfilter.testing.strategies import selector_cases
 
     return selector_cases(
         identifiers=tuple(HYPOTHESIS_TYPES), types=HYPOTHESIS_TYPES, max_messages=3

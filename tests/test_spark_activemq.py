@@ -26,6 +26,7 @@ import msgfilter  # noqa: E402
 import msgfilter.spark as ms  # noqa: E402
 from msgfilter import jtypes  # noqa: E402
 from msgfilter.filter import Filter  # noqa: E402
+from msgfilter.testing.strategies import selector_cases  # noqa: E402
 from test_spark import codegen, frame, grid  # noqa: E402
 
 from conformance import sql_conf  # noqa: E402
@@ -249,7 +250,6 @@ HYPOTHESIS_SCHEMA = T.StructType(
 def _selector_cases() -> Any:
     # The jms strategies' selectors, those the activemq grammar accepts too, over an
     # Integer `a`, a Float `b` and a Long `k`: the ladder's asymmetric pairs.
-    from msgfilter.testing.strategies import selector_cases
 
     return selector_cases(
         identifiers=tuple(HYPOTHESIS_TYPES), types=HYPOTHESIS_TYPES, max_messages=3

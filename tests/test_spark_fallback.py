@@ -26,6 +26,7 @@ from msgfilter.backends.arrow.tags import compile_tags  # noqa: E402
 from msgfilter.filter import Filter  # noqa: E402
 from msgfilter.tables import Layout  # noqa: E402
 from msgfilter.tags.pulsar import PulsarTagFilter  # noqa: E402
+from msgfilter.testing.strategies import selector_cases  # noqa: E402
 
 # -- tag kernels on Arrow tables: the per-message backend on the Arrow backend's rows -------
 
@@ -203,8 +204,6 @@ _extras = st.fixed_dictionaries({
 
 
 def _cases() -> Any:
-    from msgfilter.testing.strategies import selector_cases
-
     return selector_cases(identifiers=tuple(TYPES), types=TYPES, max_messages=3)
 
 
