@@ -337,6 +337,29 @@ def test_layout_errors(spark: Any) -> None:
         ms.to_column("a = 1", twins)
     with sql_conf(spark, {"spark.sql.caseSensitive": "true"}):
         assert ms.explain("a = 1 AND A = 2", twins).native
+    # Spark would look a name up in the keys' collation, ignoring case.
+    lcase = T.StructType([T.StructField("properties", T.MapType(
+        T.StringType("UTF8_LCASE"), T.StringType()))])
+    for dialect, text in (("jms", "a = 1"), ("pulsar-tag", "anytag: x")):
+        with pytest.raises(ms.LayoutError, match="UTF8_LCASE"):
+            ms.to_column(text, lcase, dialect=dialect)
+
+
+def test_tags_in_a_case_insensitive_collation_compare_exactly(spark: Any) -> None:
+    # Tag values compare as Java's equals, whatever the strings' collation; native and
+    # fallback alike (the native one once failed to analyse on such a map).
+    df = spark.sql(
+        "SELECT map('tag1', collate(v, 'UTF8_LCASE')) AS properties, "
+        "collate(t, 'UTF8_LCASE') AS tag2, collate(t, 'UTF8_LCASE') AS tags "
+        "FROM VALUES ('URGENT', 'Red'), ('urgent', 'red'), ('x', 'RED') AS data(v, t)"
+    )
+    filters = [msgfilter.compile("anytag: urgent", "pulsar-tag"),
+               msgfilter.compile("alltag: urgent, red", "pulsar-tag"),
+               msgfilter.compile("red", "rocketmq-tag")]
+    expected = [[False, False, False], [True, True, True], [False, False, False]]
+    assert grid(df, filters) == expected
+    fallback = [ms.filter_udf(f, df).alias(f"u{i}") for i, f in enumerate(filters)]
+    assert [list(row) for row in df.select(*fallback).collect()] == expected
 
 
 def test_every_node_class_is_lowered_and_deep_selectors_work(spark: Any) -> None:

@@ -298,13 +298,10 @@ def _tag_inputs(f: PulsarTagFilter, schema: Schema) -> list[Column]:
         if isinstance(schema.fields[name], T.StringType)
     ]
     if schema.props is not None and isinstance(schema.props[1].valueType, T.StringType):
-        name, dtype = schema.props
+        name = schema.props[0]
 
         def is_tag(entry: Column) -> Column:
             key = entry["key"]
-            if getattr(dtype.keyType, "collation", "UTF8_BINARY") != "UTF8_BINARY":
-                # Tag names are told apart exactly, as Java's startsWith.
-                key = F.collate(key, "UTF8_BINARY")
             keep = key.startswith(F.lit(prefix)) & entry["value"].isNotNull()
             return keep & ~key.isin(*shadowing) if shadowing else keep
 

@@ -39,6 +39,15 @@ def conversion(dtype: T.DataType) -> Conversion:
     return tables.OPAQUE
 
 
+def exact(col: Column, dtype: T.DataType) -> Column:
+    """Strings of type `dtype` compared exactly (UTF8_BINARY): a case-insensitive
+    collation would change `=`, `IN` and `startswith`, and selectors and tags compare
+    as Java's `equals` does."""
+    if getattr(dtype, "collation", "UTF8_BINARY") != "UTF8_BINARY":
+        return F.collate(col, "UTF8_BINARY")
+    return col
+
+
 def typed(col: Column, dtype: T.DataType) -> V:
     """A column's values with the selector kind its Spark type gives them."""
     rule = conversion(dtype)
@@ -46,11 +55,7 @@ def typed(col: Column, dtype: T.DataType) -> V:
     if kind == NULL:
         return null(NULL)
     if kind == STRING:
-        collation = getattr(dtype, "collation", "UTF8_BINARY")
-        if collation != "UTF8_BINARY":
-            # A case-insensitive collation would change `=`; selectors compare exactly.
-            col = F.collate(col, "UTF8_BINARY")
-        return V(col, STRING)
+        return V(exact(col, dtype), STRING)
     if rule.widen:
         col = col.cast(SPARK_TYPES[kind])
     return V(col, kind, may_nan=kind == tables.DOUBLE)
@@ -61,9 +66,17 @@ def type_name(dtype: T.DataType) -> str:
 
 
 def check_properties_type(column: str, dtype: T.DataType) -> None:
-    """LayoutError unless `dtype` is a map keyed by strings."""
+    """LayoutError unless `dtype` is a map keyed by strings compared exactly."""
     if not isinstance(dtype, T.MapType) or not isinstance(dtype.keyType, T.StringType):
         raise tables.properties_type_error(column, type_name(dtype))
+    collation = getattr(dtype.keyType, "collation", "UTF8_BINARY")
+    if collation != "UTF8_BINARY":
+        # Spark looks keys up in the keys' collation, where property names are exact.
+        raise LayoutError(
+            f"column {column!r} is {type_name(dtype)}: its keys are compared by collation "
+            f"{collation}, property names exactly; cast it to map<string, ...> "
+            f"(col({column!r}).cast(...)) with UTF8_BINARY keys"
+        )
 
 
 #: A column's values as a lowered value of the Spark type's selector kind (`typed`; the

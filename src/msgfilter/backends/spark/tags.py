@@ -17,7 +17,7 @@ from ...semantics.model import ValueModel
 from ...tables import STRING
 from ...tags.pulsar import PulsarTagFilter
 from ...tags.rocketmq import RocketMQTagFilter
-from .schema import Schema, column_ref
+from .schema import Schema, column_ref, exact
 
 
 def rocketmq_tags(f: Filter, schema: Schema) -> Column:
@@ -46,6 +46,7 @@ def pulsar_tags(f: Filter, schema: Schema) -> Column:
     sources = [f"column {name!r}" for name in tag_columns]
     if schema.props is not None and isinstance(schema.props[1].valueType, T.StringType):
         props = column_ref(schema.props[0])
+        value_type = schema.props[1].valueType
         sources.insert(0, f"{schema.props[0]}[key starting with {prefix!r}]")
     schema.bindings["(message tags)"] = ", ".join(sources) or "nothing: no tags"
 
@@ -55,7 +56,7 @@ def pulsar_tags(f: Filter, schema: Schema) -> Column:
         if props is not None:
 
             def entry(pair: Column) -> Column:
-                key, value = pair["key"], pair["value"]
+                key, value = pair["key"], exact(pair["value"], value_type)
                 keep = key.startswith(prefix) & value.isin(*values)
                 return keep & ~key.isin(*typed) if typed else keep
 
@@ -64,14 +65,16 @@ def pulsar_tags(f: Filter, schema: Schema) -> Column:
             # code generation and runs interpreted, building a new map per row (the
             # 7.9x of issue 14); `exists` is compiled into the stage. NULL (a NULL
             # value, no match) and a NULL map are FALSE.
-            exact = F.coalesce(F.exists(F.map_entries(props), entry), F.lit(False))
+            entries = F.coalesce(F.exists(F.map_entries(props), entry), F.lit(False))
             # A cheap first test on the values alone (no key test, no new array) skips
             # most rows; it is NULL, so inconclusive, when a value is NULL.
-            wanted = F.array(*[F.lit(value) for value in values])
+            # (In the values' own collation: a looser test only lets more rows through.)
+            wanted = F.array(*[F.lit(value).cast(value_type) for value in values])
             maybe = F.coalesce(F.arrays_overlap(F.map_values(props), wanted), F.lit(True))
-            found.append(F.when(maybe, exact).otherwise(F.lit(False)))
+            found.append(F.when(maybe, entries).otherwise(F.lit(False)))
         found.extend(
-            F.coalesce(column_ref(name).isin(*values), F.lit(False)) for name in tag_columns
+            F.coalesce(exact(column_ref(name), schema.fields[name]).isin(*values), F.lit(False))
+            for name in tag_columns
         )
         return reduce(operator.or_, found) if found else F.lit(False)
 
