@@ -18,8 +18,9 @@ selector the script prints the seconds of `df.where(column).count()` for
 
 and the ratios python-udf / native and python-udf / arrow-udf. A row of several filters
 (the mixed-dialect one) ANDs their columns; its python-udf asks each filter in one call.
-Figures are the median of --repeat runs after one warm-up, all in one session (local[2]
-unless --master says otherwise), so the ratios compare like with like on a busy machine.
+Figures are the median of --repeat runs, all in one session (local[2] unless --master
+says otherwise): each selector's three queries are warmed up, then timed in turn round
+after round, so the ratios compare like with like on a busy machine.
 --explain prints each native plan and the size of its generated code.
 """
 
@@ -78,14 +79,18 @@ def write_archive(rows: int, directory: Path) -> None:
                        row_group_size=128 * 1024)
 
 
-def timed(action: Callable[[], object], repeat: int) -> tuple[float, object]:
-    result = action()  # warm-up: code generation, Python workers
-    times = []
+def timed(actions: list[Callable[[], object]], repeat: int) -> list[tuple[float, object]]:
+    """(median seconds, result) of each action: all warmed up first (code generation,
+    Python workers, the JIT), then timed in turn, round after round, so that a change
+    in the machine's load falls on every action alike."""
+    results = [action() for action in actions]
+    times: list[list[float]] = [[] for _ in actions]
     for _ in range(repeat):
-        started = time.perf_counter()
-        result = action()
-        times.append(time.perf_counter() - started)
-    return statistics.median(times), result
+        for index, action in enumerate(actions):
+            started = time.perf_counter()
+            results[index] = action()
+            times[index].append(time.perf_counter() - started)
+    return [(statistics.median(t), r) for t, r in zip(times, results, strict=True)]
 
 
 def python_udf(filters: list[Any]) -> Any:
@@ -117,9 +122,12 @@ def measure(df: Any, filters: list[Any], repeat: int) -> tuple[int, float, float
 
     native = _all([ms.to_column(f, df) for f in filters])
     fallback = _all([ms.filter_udf(f, df) for f in filters])
-    native_s, count = timed(lambda: df.where(native).count(), repeat)
-    arrow_s, arrow_count = timed(lambda: df.where(fallback).count(), repeat)
-    python_s, python_count = timed(lambda: df.where(python_udf(filters)).count(), repeat)
+    baseline = python_udf(filters)
+    (native_s, count), (arrow_s, arrow_count), (python_s, python_count) = timed(
+        [lambda: df.where(native).count(), lambda: df.where(fallback).count(),
+         lambda: df.where(baseline).count()],
+        repeat,
+    )
     assert count == arrow_count == python_count, (count, arrow_count, python_count)
     return int(count), native_s, arrow_s, python_s  # type: ignore[call-overload]
 
