@@ -442,7 +442,8 @@ class JmsSelectorFilter(EntryFilter):
             return FilterResult.ACCEPT
         if _ERROR in codes:
             return FilterResult.REJECT
-        if plan.subscription and all(c == _SUBSCRIPTION_MISS for c in codes):
+        # _SUBSCRIPTION_MISS is the only falsy code: `any` scans in C.
+        if plan.subscription and not any(codes):
             return FilterResult.REJECT
         if _MATCH in codes:
             return FilterResult.ACCEPT

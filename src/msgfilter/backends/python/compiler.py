@@ -25,7 +25,7 @@ def generate(
     M)`, see `Generator.batch_function`)."""
     table = TABLES[model]
     optimistic = default is None and table.optimistic and typed is None
-    gen = Generator(table.handlers, convert_strings, optimistic, typed)
+    gen = Generator(table.handlers, convert_strings, optimistic, typed, batch and typed is not None)
     gen.count_uses(tree)
     name, fallback = ("matches", "False") if mode == "truth" else ("evaluate", "None")
     top = table.top.get(type(tree))
