@@ -13,6 +13,7 @@ import crc32c
 import pytest
 
 import msgfilter
+from msgfilter import Message
 from msgfilter.broker import FilterContext, FilterResult, JmsSelectorFilter, Position
 from msgfilter.pulsar import (
     BatchMessage,
@@ -108,3 +109,26 @@ def test_the_view_is_singlemessagemetadata_with_a_map() -> None:
     assert {f.name: (f.number, f.type) for f in entry.fields} == {
         f.name: (f.number, f.type) for f in pb.KeyValue.DESCRIPTOR.fields
     }
+
+
+def test_a_stored_entrys_messages_are_plain_messages() -> None:
+    # The broker's Message of a decoded message makes its read-only views when first
+    # read; it is the Message a constructor makes, in every respect a caller can see.
+    entry = encode_batch(META, [REPEATED], "NONE")
+    stored = read_entry(Position(1, 2), entry)
+    assert stored.entry is not None
+    built = Message(
+        {"a": "3", "b": "x", "a_jsmtype": "int"},
+        {"JMSXGroupID": "k", "JMSXGroupSeq": "9"},
+        keys=("k",),
+    )
+    (message,) = read_entry(Position(1, 2), entry).entry.messages  # type: ignore[union-attr]
+    assert message == built and "JMSXGroupSeq" in repr(message)
+    (message,) = read_entry(Position(1, 2), entry).entry.messages  # type: ignore[union-attr]
+    assert dataclasses.replace(message, tags="t").view["TAGS"] == "t"
+    (message,) = read_entry(Position(1, 2), entry).entry.messages  # type: ignore[union-attr]
+    assert message.view == built.view and message.view is message.view
+    assert message.get("KEYS") == "k" and message.headers == built.headers
+    with pytest.raises(AttributeError, match="no_such_field"):
+        message.no_such_field  # type: ignore[attr-defined]  # noqa: B018
+

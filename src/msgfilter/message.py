@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 #: RocketMQ keeps a message's tag in this property (MessageConst.PROPERTY_TAGS).
 TAGS_PROPERTY = "TAGS"
@@ -61,6 +61,26 @@ class Message:
         """The value a filter reads under `name` (None when absent)."""
         return self._view.get(name, default)
 
+    if not TYPE_CHECKING:  # mypy sees the fields; this runs only while one is unset
+
+        def __getattr__(self, name: str) -> object:
+            # A message made by `_adopt` leaves its read-only views unset until first
+            # read: evaluators read the dicts behind them, and a stored entry's messages
+            # are made by the thousand.
+            found = _LAZY_VIEWS.get(name)
+            if found is not None:
+                source, setter = found
+                try:
+                    value = MappingProxyType(object.__getattribute__(self, source))
+                except AttributeError:
+                    pass
+                else:
+                    setter(self, value)
+                    return value
+            raise AttributeError(
+                f"{type(self).__name__!r} object has no attribute {name!r}", name=name, obj=self
+            )
+
     @classmethod
     def _adopt(
         cls, props: dict[str, object], heads: dict[str, object], keys: tuple[str, ...] = ()
@@ -71,8 +91,7 @@ class Message:
         writes through the frozen dataclass's ``object.__setattr__`` were most of a
         message's cost. Same result as ``Message(props, heads, keys=keys)``."""
         self = _new(cls)
-        _set_properties(self, MappingProxyType(props))
-        _set_headers(self, MappingProxyType(heads))
+        # `properties`, `headers` and `view` are made when first read (see __getattr__).
         _set_tags(self, None)
         _set_keys(self, keys)
         if heads or keys:
@@ -81,7 +100,6 @@ class Message:
                 merged.setdefault(KEYS_PROPERTY, " ".join(keys))
         else:
             merged = props.copy()
-        _set_view(self, MappingProxyType(merged))
         _set_props(self, props)
         _set_heads(self, heads)
         _set_merged(self, merged)
@@ -99,6 +117,13 @@ _set_view = Message.__dict__["view"].__set__
 _set_props = Message.__dict__["_props"].__set__
 _set_heads = Message.__dict__["_heads"].__set__
 _set_merged = Message.__dict__["_view"].__set__
+#: The read-only views `_adopt` leaves to be made on first read: the dict each shows,
+#: and its slot's setter.
+_LAZY_VIEWS = {
+    "properties": ("_props", _set_properties),
+    "headers": ("_heads", _set_headers),
+    "view": ("_view", _set_view),
+}
 
 
 def as_mapping(message: Any) -> Mapping[str, object]:

@@ -329,8 +329,11 @@ def _messages(
         append(message)
         if filtered is not None:
             try:
-                # The map holds the last value of a repeated key, as a dict of the pairs.
-                props: dict[str, object] = dict(s.properties.items())
+                # The map holds the last value of a repeated key, as a dict of the pairs
+                # does. (Iterated in C and indexed: dict(map) and map.items() go through
+                # collections.abc's Python code, at twice the cost.)
+                found = s.properties
+                props: dict[str, object] = {k: found[k] for k in found}
             except UnicodeDecodeError:
                 # A key that is not UTF-8: the pairs hold it as protobuf gives it (bytes).
                 props = dict(message.properties)
