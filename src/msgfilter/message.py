@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any
+from typing import Any
+
+from .lazyslots import LazySlot
 
 #: RocketMQ keeps a message's tag in this property (MessageConst.PROPERTY_TAGS).
 TAGS_PROPERTY = "TAGS"
@@ -61,26 +63,6 @@ class Message:
         """The value a filter reads under `name` (None when absent)."""
         return self._view.get(name, default)
 
-    if not TYPE_CHECKING:  # mypy sees the fields; this runs only while one is unset
-
-        def __getattr__(self, name: str) -> object:
-            # A message made by `_adopt` leaves its read-only views unset until first
-            # read: evaluators read the dicts behind them, and a stored entry's messages
-            # are made by the thousand.
-            found = _LAZY_VIEWS.get(name)
-            if found is not None:
-                source, setter = found
-                try:
-                    value = MappingProxyType(object.__getattribute__(self, source))
-                except AttributeError:
-                    pass
-                else:
-                    setter(self, value)
-                    return value
-            raise AttributeError(
-                f"{type(self).__name__!r} object has no attribute {name!r}", name=name, obj=self
-            )
-
     @classmethod
     def _adopt(
         cls, props: dict[str, object], heads: dict[str, object], keys: tuple[str, ...] = ()
@@ -91,7 +73,7 @@ class Message:
         writes through the frozen dataclass's ``object.__setattr__`` were most of a
         message's cost. Same result as ``Message(props, heads, keys=keys)``."""
         self = _new(cls)
-        # `properties`, `headers` and `view` are made when first read (see __getattr__).
+        # `properties`, `headers` and `view` are made when first read (LazySlot below).
         _set_tags(self, None)
         _set_keys(self, keys)
         if heads or keys:
@@ -117,13 +99,19 @@ _set_view = Message.__dict__["view"].__set__
 _set_props = Message.__dict__["_props"].__set__
 _set_heads = Message.__dict__["_heads"].__set__
 _set_merged = Message.__dict__["_view"].__set__
-#: The read-only views `_adopt` leaves to be made on first read: the dict each shows,
-#: and its slot's setter.
-_LAZY_VIEWS = {
-    "properties": ("_props", _set_properties),
-    "headers": ("_heads", _set_headers),
-    "view": ("_view", _set_view),
-}
+
+
+def _proxy_of(source: str) -> Callable[[Message], Mapping[str, object]]:
+    def make(message: Message) -> Mapping[str, object]:
+        return MappingProxyType(getattr(message, source))
+
+    return make
+
+
+# `_adopt` leaves the read-only views unset: each is made from its dict when first read.
+LazySlot(Message, "properties", _proxy_of("_props"))
+LazySlot(Message, "headers", _proxy_of("_heads"))
+LazySlot(Message, "view", _proxy_of("_view"))
 
 
 def as_mapping(message: Any) -> Mapping[str, object]:

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from operator import attrgetter
-from typing import TYPE_CHECKING
 
 from ..jsmtype import adopted_pulsar_message
+from ..lazyslots import LazySlot
 from ..message import Message
 from .compression import codec_name
 from .pulsar_entry_pb2 import SingleMessageMetadata
@@ -87,22 +87,6 @@ class BatchMessage:
     #: The SingleMessageMetadata bytes this message was read from (None when built).
     raw_metadata: bytes | None = field(default=None, init=False, repr=False, compare=False)
 
-    if not TYPE_CHECKING:  # mypy sees the field; this runs only while it is unset
-
-        def __getattr__(self, name: str) -> object:
-            # A decoded message's `properties` slot stays unset until first read: the
-            # pairs, in stored order with repeated keys, are then parsed out of its
-            # metadata bytes (which parsed when the entry was decoded) and kept.
-            if name == "properties":
-                raw = self.raw_metadata
-                if raw is not None:
-                    pairs = _pairs(raw)
-                    _set_properties(self, pairs)
-                    return pairs
-            raise AttributeError(
-                f"{type(self).__name__!r} object has no attribute {name!r}", name=name, obj=self
-            )
-
     def property_map(self) -> dict[str, str]:
         """The properties as a dict (a repeated key: the last value, as Pulsar's clients)."""
         return dict(self.properties)
@@ -130,7 +114,6 @@ def _pairs(raw: bytes) -> Properties:
 # decoder fills a message through them (`read_message`), at half the cost of the frozen
 # dataclass's __init__, which writes each field through object.__setattr__ by name.
 _new = object.__new__
-_set_properties = BatchMessage.__dict__["properties"].__set__
 _SETTERS = tuple(
     BatchMessage.__dict__[name].__set__
     for name in (
@@ -173,3 +156,14 @@ def read_message(
     s9(message, compacted_out)
     s10(message, raw_metadata)
     return message
+
+
+def _stored_pairs(message: BatchMessage) -> Properties | None:
+    # A decoded message's `properties` slot stays unset until first read: the pairs, in
+    # stored order with repeated keys, are then parsed out of its metadata bytes (which
+    # parsed when the entry was decoded) and kept.
+    raw = message.raw_metadata
+    return None if raw is None else _pairs(raw)
+
+
+LazySlot(BatchMessage, "properties", _stored_pairs)
