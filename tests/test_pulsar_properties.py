@@ -11,6 +11,9 @@ import struct
 
 import crc32c
 import pytest
+from google.protobuf.message import DecodeError
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import msgfilter
 from msgfilter import Message
@@ -132,3 +135,31 @@ def test_a_stored_entrys_messages_are_plain_messages() -> None:
     with pytest.raises(AttributeError, match="no_such_field"):
         message.no_such_field  # type: ignore[attr-defined]  # noqa: B018
 
+
+
+def _parsed(cls: type, raw: bytes) -> tuple[object, ...]:
+    try:
+        message = cls.FromString(raw)  # type: ignore[attr-defined]
+    except DecodeError:
+        return ("does not parse",)
+    return (message.HasField("payload_size"), message.payload_size)
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    st.lists(st.tuples(st.text(max_size=4), st.text(max_size=4)), max_size=4),
+    st.lists(st.tuples(st.integers(0, 200), st.integers(0, 255)), min_size=1, max_size=4),
+)
+def test_the_view_parses_exactly_what_the_message_parses(
+    properties: list[tuple[str, str]], damage: list[tuple[int, int]]
+) -> None:
+    # The decoder walks a batch through the view and parses the full message only when
+    # the pairs are read: whatever bytes one parses, the other must (same payload_size).
+    raw = bytearray(pb.SingleMessageMetadata(
+        properties=[pb.KeyValue(key=k, value=v) for k, v in properties],
+        partition_key="k", payload_size=3, sequence_id=5,
+    ).SerializeToString())
+    for at, value in damage:
+        raw[at % len(raw)] = value
+    data = bytes(raw)
+    assert _parsed(pb.SingleMessageMetadataView, data) == _parsed(pb.SingleMessageMetadata, data)
