@@ -287,3 +287,39 @@ def test_exact_batches_with_a_consumer_selector_judge_each_message_alone() -> No
     assert decision.message_results == (A, S, R, R, A)
     alone = tuple(exact.decide(Entry.single(POS, m), ctx).result for m in messages)
     assert decision.message_results == alone
+
+
+class _Odd:
+    """A property value whose comparisons raise (evaluation must not)."""
+
+    def __eq__(self, other: object) -> bool:
+        raise RuntimeError("no comparing")
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+@pytest.mark.parametrize(
+    ("selector", "odd"),
+    [("NOT (x = 'a')", True), ("x <> 'a'", False), ("NOT (x IN ('a', 'b'))", True),
+     ("x = 'a' OR y = 2", True)],
+)
+def test_typed_evaluators_answer_for_values_whose_comparisons_raise(
+    selector: str, odd: bool
+) -> None:
+    # The typed evaluators test equality before the value's class, as `matches` does;
+    # where that raises they answer as evaluation without the shortcut does.
+    f = msgfilter.compile(selector)
+    assert isinstance(f, SelectorFilter)
+    typed, typed_all = f.typed_matches(TYPED_READS), f.typed_matches_all(TYPED_READS)
+    messages = [
+        Message({"x": _Odd(), "y": "2", "y_jsmtype": "int"}),
+        Message({"x": "a", "y": "2", "y_jsmtype": "int"}),
+        Message({"x": _Odd(), "y": "3", "y_jsmtype": "int"}),
+    ]
+    expected = [f.matches({"x": m.properties["x"], "y": int(str(m.properties["y"]))})
+                for m in messages]
+    reads = TypedReader(f.identifiers).reads()
+    got = [typed(m.view, m.properties, m.headers, reads, reads.memo) for m in messages]
+    assert got == expected and reads.failed is None
+    assert typed_all(messages, reads, reads.memo) == expected and reads.failed is None
+    assert expected[0] is odd  # an unlike type: `=` and `<>` are FALSE

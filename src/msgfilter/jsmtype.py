@@ -383,9 +383,9 @@ class Reads:
     """The `R` a typed evaluator reads one decision's messages through (see
     `msgfilter.backends.python.generator.TypedReads`): the reader's memo, the
     destination, and `failed`, the name whose typed value did not parse (set by the
-    read that raised; the caller resets it)."""
+    read that raised; the caller resets it); `raised` stays True once any read raised."""
 
-    __slots__ = ("_java", "_reader", "destination", "failed", "memo")
+    __slots__ = ("_java", "_reader", "destination", "failed", "memo", "raised")
 
     def __init__(self, reader: TypedReader, destination: str | None) -> None:
         self._reader = reader
@@ -393,6 +393,7 @@ class Reads:
         self.memo = reader._memo
         self.destination = destination
         self.failed: str | None = None
+        self.raised = False
 
     def read(self, props: Mapping[str, object], heads: Mapping[str, object], name: str) -> object:
         """What the broker's selector sees under `name` (None for nothing)."""
@@ -400,6 +401,7 @@ class Reads:
             value = _decode_name(props, heads, name, self.destination, self._java)
         except JsmTypeError:
             self.failed = name
+            self.raised = True
             raise
         return None if value is _ABSENT else value
 
@@ -410,6 +412,7 @@ class Reads:
             return self._reader.decoded(raw, declared, name)
         except JsmTypeError:
             self.failed = name
+            self.raised = True
             raise
 
 

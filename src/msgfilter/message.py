@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
+
+from .lazyslots import LazySlot
 
 #: RocketMQ keeps a message's tag in this property (MessageConst.PROPERTY_TAGS).
 TAGS_PROPERTY = "TAGS"
@@ -71,8 +73,7 @@ class Message:
         writes through the frozen dataclass's ``object.__setattr__`` were most of a
         message's cost. Same result as ``Message(props, heads, keys=keys)``."""
         self = _new(cls)
-        _set_properties(self, MappingProxyType(props))
-        _set_headers(self, MappingProxyType(heads))
+        # `properties`, `headers` and `view` are made when first read (LazySlot below).
         _set_tags(self, None)
         _set_keys(self, keys)
         if heads or keys:
@@ -81,7 +82,6 @@ class Message:
                 merged.setdefault(KEYS_PROPERTY, " ".join(keys))
         else:
             merged = props.copy()
-        _set_view(self, MappingProxyType(merged))
         _set_props(self, props)
         _set_heads(self, heads)
         _set_merged(self, merged)
@@ -99,6 +99,19 @@ _set_view = Message.__dict__["view"].__set__
 _set_props = Message.__dict__["_props"].__set__
 _set_heads = Message.__dict__["_heads"].__set__
 _set_merged = Message.__dict__["_view"].__set__
+
+
+def _proxy_of(source: str) -> Callable[[Message], Mapping[str, object]]:
+    def make(message: Message) -> Mapping[str, object]:
+        return MappingProxyType(getattr(message, source))
+
+    return make
+
+
+# `_adopt` leaves the read-only views unset: each is made from its dict when first read.
+LazySlot(Message, "properties", _proxy_of("_props"))
+LazySlot(Message, "headers", _proxy_of("_heads"))
+LazySlot(Message, "view", _proxy_of("_view"))
 
 
 def as_mapping(message: Any) -> Mapping[str, object]:

@@ -385,7 +385,8 @@ def view_of(message: Any) -> Mapping[str, object]:
     if type(message) is dict:
         return message
     if isinstance(message, Message):
-        return message.view
+        # The dict behind `view` (a slot read; the index only reads it).
+        return message._view
     if isinstance(message, Mapping):
         return message
     return {}

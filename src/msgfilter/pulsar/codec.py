@@ -24,6 +24,8 @@ from typing import Final
 import crc32c
 from google.protobuf.message import DecodeError
 
+from ..jsmtype import adopted_pulsar_message
+from ..message import Message
 from . import pulsar_entry_pb2 as pb
 from .compression import (
     CODEC_NUMBERS,
@@ -42,6 +44,9 @@ BROKER_ENTRY_METADATA_MAGIC: Final = b"\x0e\x02"
 _U32 = struct.Struct(">I")
 _KV = attrgetter("key", "value")
 _Single = pb.SingleMessageMetadata
+#: The same bytes with the properties as a map: the decoder parses each message through
+#: it, and reads the ordered pairs (`BatchMessage.properties`) only when they are asked for.
+_View = pb.SingleMessageMetadataView
 #: MessageMetadata fields that BatchMetadata holds as attributes, or that encode_batch
 #: writes from the payload; every other field travels in BatchMetadata.extra.
 _MODELED = (
@@ -175,13 +180,22 @@ def decode_batch(
     before anything is allocated for it.
     """
     frame = _frame(entry)
-    m = frame.metadata
-    meta = _metadata(m)
+    meta = _metadata(frame.metadata)
+    return meta, _decode(frame, meta, max_uncompressed_size)
+
+
+def _decode(
+    frame: _Frame, meta: BatchMetadata, cap: int, filtered: list[Message] | None = None
+) -> tuple[BatchMessage, ...]:
+    """The messages of a framed entry whose metadata is `meta` (`decode_batch`'s work
+    once the entry is framed); with `filtered`, each message's `msgfilter.Message` is
+    appended there too, built from what was parsed (`BatchMessage.to_message`)."""
     if meta.encrypted:
         raise EncryptedEntryError(
             "the entry is encrypted (encryption_keys present): its payload is not decoded"
         )
-    payload = _payload(frame, meta.compression, max_uncompressed_size)
+    m = frame.metadata
+    payload = _payload(frame, meta.compression, cap)
     if not meta.batched:
         single = BatchMessage(
             payload=payload,
@@ -194,8 +208,10 @@ def decode_batch(
             null_value=m.null_value,
             null_partition_key=m.null_partition_key,
         )
-        return meta, (single,)
-    return meta, _messages(payload, m.num_messages_in_batch)
+        if filtered is not None:
+            filtered.append(single.to_message())
+        return (single,)
+    return _messages(payload, m.num_messages_in_batch, filtered)
 
 
 def decode_payload(
@@ -243,7 +259,9 @@ def _payload(frame: _Frame, codec: str, cap: int) -> bytes:
     return decompress(codec, data, size, frame.payload_offset)
 
 
-def _messages(payload: bytes, count: int) -> tuple[BatchMessage, ...]:
+def _messages(
+    payload: bytes, count: int, filtered: list[Message] | None = None
+) -> tuple[BatchMessage, ...]:
     end = len(payload)
     # Each message takes at least 6 bytes (a size and a payload_size field): a larger
     # count cannot be right, and is refused before any work.
@@ -252,7 +270,7 @@ def _messages(payload: bytes, count: int) -> tuple[BatchMessage, ...]:
             f"num_messages_in_batch {count} cannot fit in a {end}-byte payload", 0, "payload"
         )
     unpack = _U32.unpack_from
-    parse = _Single.FromString
+    parse = _View.FromString
     out: list[BatchMessage] = []
     append = out.append
     offset = 0
@@ -291,21 +309,35 @@ def _messages(payload: bytes, count: int) -> tuple[BatchMessage, ...]:
                 start,
                 "payload",
             )
-        props = s.properties
         has = s.HasField
-        append(read_message(
+        key = s.partition_key if has("partition_key") else None
+        event_time = s.event_time if has("event_time") else None
+        sequence_id = s.sequence_id if has("sequence_id") else None
+        message = read_message(
             payload[stop:offset],
-            tuple(map(_KV, props)) if props else (),
-            s.partition_key if has("partition_key") else None,
+            None,  # the ordered pairs, parsed out of `raw` when first read
+            key,
             s.partition_key_b64_encoded,
             s.ordering_key if has("ordering_key") else None,
-            s.event_time if has("event_time") else None,
-            s.sequence_id if has("sequence_id") else None,
+            event_time,
+            sequence_id,
             s.null_value,
             s.null_partition_key,
             s.compacted_out,
             raw,
-        ))
+        )
+        append(message)
+        if filtered is not None:
+            try:
+                # The map holds the last value of a repeated key, as a dict of the pairs
+                # does. (Iterated in C and indexed: dict(map) and map.items() go through
+                # collections.abc's Python code, at twice the cost.)
+                found = s.properties
+                props: dict[str, object] = {k: found[k] for k in found}
+            except UnicodeDecodeError:
+                # A key that is not UTF-8: the pairs hold it as protobuf gives it (bytes).
+                props = dict(message.properties)
+            filtered.append(adopted_pulsar_message(props, key, event_time, sequence_id))
     if offset != end:
         raise EntryFormatError(
             f"num_messages_in_batch is {count}, but {end - offset} bytes follow "

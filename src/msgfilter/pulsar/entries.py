@@ -20,7 +20,8 @@ from dataclasses import dataclass
 from ..broker.context import Entry, EntryMetadata, FilterContext, Position
 from ..broker.filters import EntryFilter
 from ..broker.results import EntryDecision, FilterResult
-from .codec import _frame, _metadata, decode_batch
+from ..message import Message
+from .codec import _decode, _frame, _metadata
 from .compression import DEFAULT_MAX_UNCOMPRESSED
 from .model import BatchMessage, BatchMetadata
 
@@ -75,12 +76,10 @@ def read_entry(
         )
         entry = Entry(position, (single.to_message(),), entry_metadata(meta, 1))
         return StoredEntry(position, meta, 1, (), entry, data)
-    meta, messages = decode_batch(data, max_uncompressed_size=max_uncompressed_size)
-    entry = Entry(
-        position,
-        tuple(m.to_message() for m in messages),
-        entry_metadata(meta, len(messages)),
-    )
+    # Framed once; each message parsed once, its Message built from that parse.
+    filtered: list[Message] = []
+    messages = _decode(frame, meta, max_uncompressed_size, filtered)
+    entry = Entry(position, tuple(filtered), entry_metadata(meta, len(messages)))
     return StoredEntry(position, meta, len(messages), messages, entry, data)
 
 

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from operator import attrgetter
 
 from ..jsmtype import adopted_pulsar_message
+from ..lazyslots import LazySlot
 from ..message import Message
 from .compression import codec_name
+from .pulsar_entry_pb2 import SingleMessageMetadata
 
 Properties = tuple[tuple[str, str], ...]
 
@@ -67,6 +70,8 @@ class BatchMessage:
     A message read by `msgfilter.pulsar.decode_batch` remembers its metadata bytes as read
     and is written back with exactly those bytes (unknown fields included) as long as it
     is not changed; a changed copy (`dataclasses.replace`) is written from its fields.
+    Its `properties` are read out of those bytes when first asked for (a filter reads
+    the `msgfilter.Message` a stored entry gives, not these pairs).
     """
 
     payload: bytes = b""
@@ -95,6 +100,16 @@ class BatchMessage:
         )
 
 
+_KV = attrgetter("key", "value")
+_parse_single = SingleMessageMetadata.FromString
+
+
+def _pairs(raw: bytes) -> Properties:
+    """The properties of a message's ``SingleMessageMetadata`` bytes, as stored."""
+    props = _parse_single(raw).properties
+    return tuple(map(_KV, props)) if props else ()
+
+
 # The slot setters of BatchMessage's fields, in field order, then raw_metadata: the
 # decoder fills a message through them (`read_message`), at half the cost of the frozen
 # dataclass's __init__, which writes each field through object.__setattr__ by name.
@@ -111,7 +126,7 @@ _SETTERS = tuple(
 
 def read_message(
     payload: bytes,
-    properties: Properties,
+    properties: Properties | None,
     partition_key: str | None,
     partition_key_b64_encoded: bool,
     ordering_key: bytes | None,
@@ -124,11 +139,13 @@ def read_message(
 ) -> BatchMessage:
     """The `BatchMessage` a decoder read, with the metadata bytes it was read from: the
     same as ``BatchMessage(...)`` with `raw_metadata` set, for values of the right types
-    (what protobuf gives)."""
+    (what protobuf gives). `properties` None: read out of `raw_metadata` when first
+    asked for."""
     (s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10) = _SETTERS
     message = _new(BatchMessage)
     s0(message, payload)
-    s1(message, properties)
+    if properties is not None:
+        s1(message, properties)
     s2(message, partition_key)
     s3(message, partition_key_b64_encoded)
     s4(message, ordering_key)
@@ -139,3 +156,14 @@ def read_message(
     s9(message, compacted_out)
     s10(message, raw_metadata)
     return message
+
+
+def _stored_pairs(message: BatchMessage) -> Properties | None:
+    # A decoded message's `properties` slot stays unset until first read: the pairs, in
+    # stored order with repeated keys, are then parsed out of its metadata bytes (which
+    # parsed when the entry was decoded) and kept.
+    raw = message.raw_metadata
+    return None if raw is None else _pairs(raw)
+
+
+LazySlot(BatchMessage, "properties", _stored_pairs)

@@ -125,5 +125,36 @@ class SingleMessageMetadata(_message.Message):
     sequence_id: int
     def __init__(self, properties: _Optional[_Iterable[_Union[KeyValue, _Mapping]]] = ..., partition_key: _Optional[str] = ..., payload_size: _Optional[int] = ..., compacted_out: bool = ..., event_time: _Optional[int] = ..., partition_key_b64_encoded: bool = ..., ordering_key: _Optional[bytes] = ..., sequence_id: _Optional[int] = ..., null_value: bool = ..., null_partition_key: bool = ...) -> None: ...
 
+class SingleMessageMetadataView(_message.Message):
+    __slots__ = ["compacted_out", "event_time", "null_partition_key", "null_value", "ordering_key", "partition_key", "partition_key_b64_encoded", "payload_size", "properties", "sequence_id"]
+    class PropertiesEntry(_message.Message):
+        __slots__ = ["key", "value"]
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: str
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[str] = ...) -> None: ...
+    COMPACTED_OUT_FIELD_NUMBER: _ClassVar[int]
+    EVENT_TIME_FIELD_NUMBER: _ClassVar[int]
+    NULL_PARTITION_KEY_FIELD_NUMBER: _ClassVar[int]
+    NULL_VALUE_FIELD_NUMBER: _ClassVar[int]
+    ORDERING_KEY_FIELD_NUMBER: _ClassVar[int]
+    PARTITION_KEY_B64_ENCODED_FIELD_NUMBER: _ClassVar[int]
+    PARTITION_KEY_FIELD_NUMBER: _ClassVar[int]
+    PAYLOAD_SIZE_FIELD_NUMBER: _ClassVar[int]
+    PROPERTIES_FIELD_NUMBER: _ClassVar[int]
+    SEQUENCE_ID_FIELD_NUMBER: _ClassVar[int]
+    compacted_out: bool
+    event_time: int
+    null_partition_key: bool
+    null_value: bool
+    ordering_key: bytes
+    partition_key: str
+    partition_key_b64_encoded: bool
+    payload_size: int
+    properties: _containers.ScalarMap[str, str]
+    sequence_id: int
+    def __init__(self, properties: _Optional[_Mapping[str, str]] = ..., partition_key: _Optional[str] = ..., payload_size: _Optional[int] = ..., compacted_out: bool = ..., event_time: _Optional[int] = ..., partition_key_b64_encoded: bool = ..., ordering_key: _Optional[bytes] = ..., sequence_id: _Optional[int] = ..., null_value: bool = ..., null_partition_key: bool = ...) -> None: ...
+
 class CompressionType(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = []

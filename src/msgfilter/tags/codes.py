@@ -50,7 +50,7 @@ def message_tag(message: object) -> str | None:
     if type(message) is dict:
         tag = message.get(TAGS_PROPERTY)
     elif isinstance(message, Message):
-        tag = message.view.get(TAGS_PROPERTY)
+        tag = message._view.get(TAGS_PROPERTY)
     else:
         tag = as_mapping(message).get(TAGS_PROPERTY)
     return tag if isinstance(tag, str) else None

@@ -24,15 +24,21 @@ def generate(
     `batch` too, it is that function over a sequence of messages (`matches_all(S, R,
     M)`, see `Generator.batch_function`)."""
     table = TABLES[model]
-    optimistic = default is None and table.optimistic and typed is None
-    gen = Generator(table.handlers, convert_strings, optimistic, typed)
+    optimistic = default is None and table.optimistic
+    gen = Generator(table.handlers, convert_strings, optimistic, typed, batch and typed is not None)
     gen.count_uses(tree)
     name, fallback = ("matches", "False") if mode == "truth" else ("evaluate", "None")
     top = table.top.get(type(tree))
     expression = top[mode](gen, tree) if top and mode in top else gen.emit(mode, tree)
     if gen.used_optimistic:
-        careful = _Careful(tree, model, mode)
-        fallback = f"{gen.const(careful, ('careful', mode))}(m)"
+        careful = gen.const(_Careful(tree, model, mode, typed), ("careful", mode))
+        if typed is None:
+            fallback = f"{careful}(m)"
+        else:
+            # The typed evaluator without shortcuts, on this message's parts (a read
+            # that fails there fails again, sets R.failed and answers False).
+            scope = gen.scope
+            fallback = f"{careful}(V, {scope.props}, {scope.heads}, R, M)"
     if batch and typed is not None:
         name = f"{name}_all"
         body = gen.batch_function(name, expression, default or fallback)
@@ -47,16 +53,19 @@ class _Careful:
     """The function a shortcut-taking evaluator falls back to when evaluation raises,
     generated (once, on first use) without shortcuts."""
 
-    def __init__(self, tree: n.Expr, model: ValueModel, mode: str) -> None:
-        self.tree, self.model, self.mode = tree, model, mode
-        self.function: Callable[[Any], Any] | None = None
+    def __init__(
+        self, tree: n.Expr, model: ValueModel, mode: str, typed: TypedReads | None = None
+    ) -> None:
+        self.tree, self.model, self.mode, self.typed = tree, model, mode, typed
+        self.function: Callable[..., Any] | None = None
 
-    def __call__(self, message: Any) -> Any:
+    def __call__(self, *message: Any) -> Any:
+        """`f(m)`, or a typed evaluator's `f(V, P, H, R, M)`."""
         if self.function is None:
             default = "False" if self.mode == "truth" else "None"
             self.function, _ = compile_function(self.tree, self.model, self.mode,
-                                                default=default)
-        return self.function(message)
+                                                default=default, typed=self.typed)
+        return self.function(*message)
 
 
 def compile_function(

@@ -9,6 +9,7 @@ expression truthy exactly when the condition is TRUE, `falsity` exactly when it 
 from __future__ import annotations
 
 import struct
+import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -26,9 +27,14 @@ Template = Callable[[str, str], str]
 
 @dataclass
 class _Scope:
-    """One generated function: the identifiers it loads up front."""
+    """One generated function: the identifiers it loads up front, and how a typed
+    evaluator spells a message's properties and headers there."""
 
     idents: dict[str, str] = field(default_factory=dict)
+    #: `P` and `H`: parameters of a typed function; in a batch function's loop, the
+    #: message's own dicts, read where a typed read needs them (most reads never do).
+    props: str = "P"
+    heads: str = "H"
 
 
 class Generator:
@@ -40,6 +46,7 @@ class Generator:
         convert_strings: bool = False,
         optimistic: bool = False,
         typed: TypedReads | None = None,
+        batch: bool = False,
     ) -> None:
         #: Read identifiers through a typed-property reader (see `TypedReads`) instead of
         #: `m.get`: each read where evaluation reaches it, never loaded up front.
@@ -55,7 +62,8 @@ class Generator:
         self.const_index: dict[object, str] = {}
         self.temps = 0
         self.subs: list[str] = []
-        self.scope = _Scope()
+        # A batch function's loop reads each message `m`; its split-off parts take P, H.
+        self.scope = _Scope(props="m._props", heads="m._heads") if batch else _Scope()
         self.uses: dict[str, int] = {}
 
     def count_uses(self, tree: n.Expr) -> None:
@@ -136,7 +144,8 @@ class Generator:
         the list of what the single-message evaluator answers for each message of `S`,
         with the loop in the generated code (no call per message: this loop is what a
         broker's entry filter costs). It reads each message's dicts `_view`, `_props`,
-        `_heads` as `V`, `P`, `H`."""
+        `_heads` as `V`, `P`, `H`: `V` for each message, `P` and `H` only where a read
+        needs them (a typed value, a derived header), since most reads do not."""
         assert self.typed is not None
         return (
             f"    def {fname}(S, R, M):\n"
@@ -144,8 +153,6 @@ class Generator:
             f"        append = out.append\n"
             f"        for m in S:\n"
             f"            V = m._view\n"
-            f"            P = m._props\n"
-            f"            H = m._heads\n"
             f"            try:\n"
             f"                append({body})\n"
             f"            except Exception as _e:\n"
@@ -167,28 +174,34 @@ class Generator:
 
     def typed_read(self, name: str) -> str:
         """The expression reading identifier `name` in a typed evaluator: `R.read` for
-        the names the reader derives, else inline: a value that is not a string or has no
-        string companion is the value as `V` shows it; a typed one is `R.read` when it is a
-        header, else the memo `M` by type then text, else `R.decode` (which fills the memo,
-        or raises).
+        the names the reader derives, else inline: without a companion in `V` (the common
+        case), the value as `V` shows it; else a value that is not a string, or whose
+        companion in `P` is not a string, as it is; a typed one is `R.read` when it is a
+        header, else the memo `M` by type then text, else `R.decode` (which fills the
+        memo, or raises).
 
-        The companion is first looked for in `V` (the dict just read, warm in the cache):
-        a name absent from `V` is absent from `P` too, so a plain string (the common case)
-        costs two lookups in one dict; only when `V` has the name is `P`'s own companion
-        read (a header of that name must not stand in for it)."""
+        The companion is first looked for in `V` (the dict about to be read, warm in the
+        cache): a name absent from `V` is absent from `P` too, so a plain property costs
+        two lookups in one dict; only when `V` has the companion is `P`'s own read (a
+        header of that name must not stand in for it)."""
         typed = self.typed
         assert typed is not None
-        k = self.const(name)
+        # Interned, so that a lookup in a dict whose keys are interned too compares
+        # pointers, not characters.
+        k = self.const(sys.intern(name))
+        props, heads = self.scope.props, self.scope.heads
         if name in typed.derived:
-            return f"R.read(P, H, {k})"
-        kt = self.const(name + typed.suffix)
+            return f"R.read({props}, {heads}, {k})"
+        kt = self.const(sys.intern(name + typed.suffix))
         miss = self.const(_MISS, ("typed-miss",))
         x, t, v = self.temp(), self.temp(), self.temp()
         return (
-            f"({x} if ({x} := V.get({k})).__class__ is not str or {kt} not in V or "
-            f"({t} := P.get({kt}))"
-            f".__class__ is not str else R.read(P, H, {k}) if {k} in H else {v} if ({v} := "
-            f"M[{t}].get({x}, {miss})) is not {miss} else R.decode({t}, {x}, {k}))"
+            f"(V.get({k}) if {kt} not in V else "
+            f"{x} if ({x} := V.get({k})).__class__ is not str or "
+            f"({t} := {props}.get({kt})).__class__ is not str else "
+            f"R.read({props}, {heads}, {k}) if {k} in {heads} else "
+            f"{v} if ({v} := M[{t}].get({x}, {miss})) is not {miss} else "
+            f"R.decode({t}, {x}, {k}))"
         )
 
     def emit(self, mode: str, node: n.Expr) -> str:
@@ -207,7 +220,11 @@ class Generator:
         name = f"_s{len(self.subs)}"
         self.subs.append(self.function(name, body, "None"))
         self.scope = outer
-        call = f"{name}(V, P, H, R, M)" if self.typed is not None else f"{name}(m)"
+        call = (
+            f"{name}(V, {outer.props}, {outer.heads}, R, M)"
+            if self.typed is not None
+            else f"{name}(m)"
+        )
         if mode == "truth":
             return f"({call} is True)"
         if mode == "falsity":
