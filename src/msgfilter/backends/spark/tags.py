@@ -66,11 +66,15 @@ def pulsar_tags(f: Filter, schema: Schema) -> Column:
             # 7.9x of issue 14); `exists` is compiled into the stage. NULL (a NULL
             # value, no match) and a NULL map are FALSE.
             entries = F.coalesce(F.exists(F.map_entries(props), entry), F.lit(False))
-            # A cheap first test on the values alone (no key test, no new array) skips
-            # most rows; it is NULL, so inconclusive, when a value is NULL.
-            # (In the values' own collation: a looser test only lets more rows through.)
-            wanted = F.array(*[F.lit(value).cast(value_type) for value in values])
-            maybe = F.coalesce(F.arrays_overlap(F.map_values(props), wanted), F.lit(True))
+            # A cheap first test on the values alone skips most rows: a linear
+            # `array_contains` per value (`arrays_overlap` builds a set per row and
+            # cost more than it saved). It is NULL where no value matches and one is
+            # NULL, and a NULL value is no tag: FALSE then is the answer. (In the
+            # values' own collation: a looser test only lets more rows through.)
+            stored = F.map_values(props)
+            maybe = reduce(operator.or_, [
+                F.array_contains(stored, F.lit(value).cast(value_type)) for value in values
+            ])
             found.append(F.when(maybe, entries).otherwise(F.lit(False)))
         found.extend(
             F.coalesce(exact(column_ref(name), schema.fields[name]).isin(*values), F.lit(False))
