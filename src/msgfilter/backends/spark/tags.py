@@ -67,8 +67,8 @@ def pulsar_tags(f: Filter, schema: Schema) -> Column:
             # value, no match) and a NULL map are FALSE.
             entries = F.coalesce(F.exists(F.map_entries(props), entry), F.lit(False))
             # A cheap first test on the values alone skips most rows: a linear
-            # `array_contains` per value (`arrays_overlap` builds a set per row and
-            # cost more than it saved). It is NULL where no value matches and one is
+            # `array_contains` per value (`arrays_overlap` cost more than the exact
+            # pass it guards). It is NULL where no value matches and one is
             # NULL, and a NULL value is no tag: FALSE then is the answer. (In the
             # values' own collation: a looser test only lets more rows through.)
             stored = F.map_values(props)
