@@ -134,28 +134,23 @@ class SelectorFilter(Filter):
         (see `TypedReads`), each identifier read where evaluation reaches it and in the
         order pulsar-jms's broker (ActiveMQ's selector code) evaluates. Compiled on first
         use and kept with the filter."""
-        found = self._outcome.get("typed")
-        if found is None or found[0] != reads:
-            function, _ = compile_function(
-                self.tree, self.model, "truth", convert_strings=self.convert_strings,
-                typed=reads,
-            )
-            found = (reads, function)
-            self._outcome["typed"] = found
-        return found[1]
+        return self._typed("typed", reads, batch=False)
 
     def typed_matches_all(self, reads: TypedReads) -> Any:
         """`typed_matches` over a sequence of `msgfilter.Message`: `f(messages, R, memo)`
         is the list of its answers, one per message, with the loop in the generated code
         (see `Generator.batch_function`). Compiled on first use and kept with the filter."""
-        found = self._outcome.get("typed-all")
+        return self._typed("typed-all", reads, batch=True)
+
+    def _typed(self, key: str, reads: TypedReads, *, batch: bool) -> Any:
+        found = self._outcome.get(key)
         if found is None or found[0] != reads:
             function, _ = compile_function(
                 self.tree, self.model, "truth", convert_strings=self.convert_strings,
-                typed=reads, batch=True,
+                typed=reads, batch=batch,
             )
             found = (reads, function)
-            self._outcome["typed-all"] = found
+            self._outcome[key] = found
         return found[1]
 
     @property

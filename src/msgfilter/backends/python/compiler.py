@@ -31,7 +31,8 @@ def generate(
     top = table.top.get(type(tree))
     expression = top[mode](gen, tree) if top and mode in top else gen.emit(mode, tree)
     if gen.used_optimistic:
-        careful = gen.const(_Careful(tree, model, mode, typed), ("careful", mode))
+        careful = gen.const(_Careful(tree, model, mode, convert_strings, typed),
+                            ("careful", mode))
         if typed is None:
             fallback = f"{careful}(m)"
         else:
@@ -54,17 +55,21 @@ class _Careful:
     generated (once, on first use) without shortcuts."""
 
     def __init__(
-        self, tree: n.Expr, model: ValueModel, mode: str, typed: TypedReads | None = None
+        self, tree: n.Expr, model: ValueModel, mode: str, convert_strings: bool = False,
+        typed: TypedReads | None = None,
     ) -> None:
         self.tree, self.model, self.mode, self.typed = tree, model, mode, typed
+        self.convert_strings = convert_strings
         self.function: Callable[..., Any] | None = None
 
     def __call__(self, *message: Any) -> Any:
         """`f(m)`, or a typed evaluator's `f(V, P, H, R, M)`."""
         if self.function is None:
             default = "False" if self.mode == "truth" else "None"
-            self.function, _ = compile_function(self.tree, self.model, self.mode,
-                                                default=default, typed=self.typed)
+            self.function, _ = compile_function(
+                self.tree, self.model, self.mode, default=default,
+                convert_strings=self.convert_strings, typed=self.typed,
+            )
         return self.function(*message)
 
 
