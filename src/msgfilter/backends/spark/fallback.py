@@ -34,6 +34,7 @@ from ..arrow.values import double_text as arrow_double_text
 from .errors import NotNativeError
 from .rowwise import evaluate_distinct
 from .schema import Schema, column_ref
+from .tags import tag_sources
 
 
 def double_text_batch(values: pa.Array) -> pa.Array:
@@ -285,28 +286,20 @@ _TAG_VALUES = "#tag-values"
 def _tag_inputs(f: PulsarTagFilter, schema: Schema) -> list[Column]:
     """A Pulsar tag filter's inputs, its message tags as the Layout rules give them: the
     string columns whose name has the prefix, each under its name, and the values of the
-    map's entries whose key has the prefix and names no such column, one array per row.
+    map's entries whose key has the prefix and names no column, one array per row.
 
     Only those values travel, not the map: each map entry costs Spark a conversion to
     Arrow, and `map_filter` has no generated code; `filter` and `transform` over the
     entries do. Every entry of a repeated key counts, as in the native Column."""
-    prefix = f.reads_prefix
-    shadowing = [name for name in schema.typed_names() if name.startswith(prefix)]
-    inputs = [
-        column_ref(name).alias(name)
-        for name in shadowing
-        if isinstance(schema.fields[name], T.StringType)
-    ]
-    if schema.props is not None and isinstance(schema.props[1].valueType, T.StringType):
-        name = schema.props[0]
+    tags = tag_sources(f, schema)
+    inputs = [column_ref(name).alias(name) for name in tags.columns]
+    if tags.props is not None:
 
         def is_tag(entry: Column) -> Column:
-            key = entry["key"]
-            keep = key.startswith(F.lit(prefix)) & entry["value"].isNotNull()
-            return keep & ~key.isin(*shadowing) if shadowing else keep
+            return tags.is_tag_key(entry["key"]) & entry["value"].isNotNull()
 
-        tags = F.filter(F.map_entries(column_ref(name)), is_tag)
-        inputs.append(F.transform(tags, lambda entry: entry["value"]).alias(_TAG_VALUES))
+        found = F.filter(F.map_entries(column_ref(tags.props[0])), is_tag)
+        inputs.append(F.transform(found, lambda entry: entry["value"]).alias(_TAG_VALUES))
     return inputs
 
 

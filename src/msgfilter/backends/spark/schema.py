@@ -39,11 +39,16 @@ def conversion(dtype: T.DataType) -> Conversion:
     return tables.OPAQUE
 
 
+def _collation(dtype: T.DataType) -> str:
+    """A string type's collation (UTF8_BINARY, Spark's default, for any other type)."""
+    return str(getattr(dtype, "collation", "UTF8_BINARY"))
+
+
 def exact(col: Column, dtype: T.DataType) -> Column:
     """Strings of type `dtype` compared exactly (UTF8_BINARY): a case-insensitive
     collation would change `=`, `IN` and `startswith`, and selectors and tags compare
     as Java's `equals` does."""
-    if getattr(dtype, "collation", "UTF8_BINARY") != "UTF8_BINARY":
+    if _collation(dtype) != "UTF8_BINARY":
         return F.collate(col, "UTF8_BINARY")
     return col
 
@@ -69,7 +74,7 @@ def check_properties_type(column: str, dtype: T.DataType) -> None:
     """LayoutError unless `dtype` is a map keyed by strings compared exactly."""
     if not isinstance(dtype, T.MapType) or not isinstance(dtype.keyType, T.StringType):
         raise tables.properties_type_error(column, type_name(dtype))
-    collation = getattr(dtype.keyType, "collation", "UTF8_BINARY")
+    collation = _collation(dtype.keyType)
     if collation != "UTF8_BINARY":
         # Spark looks keys up in the keys' collation, where property names are exact.
         raise LayoutError(

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Callable
+from dataclasses import dataclass
 from functools import reduce
 
 from pyspark.sql import Column
@@ -32,22 +33,49 @@ def rocketmq_tags(f: Filter, schema: Schema) -> Column:
     return F.coalesce(tag.col.isin(*sorted(f.tags)), F.lit(False))
 
 
+@dataclass(frozen=True, slots=True)
+class TagSources:
+    """Where a Pulsar tag filter's message tags come from on one schema (the Layout
+    rule), for the native Column and the fallback's inputs alike."""
+
+    prefix: str
+    #: The columns whose name has the prefix: each, of any type, shadows the map entry
+    #: of its name.
+    shadowing: tuple[str, ...]
+    #: Those of them holding strings: tags too.
+    columns: tuple[str, ...]
+    #: The properties map (name, type) when its values are strings, else None.
+    props: tuple[str, T.MapType] | None
+
+    def is_tag_key(self, key: Column) -> Column:
+        """Whether a map entry of this key can hold a tag: the prefix, no shadow."""
+        keep = key.startswith(self.prefix)
+        return keep & ~key.isin(*self.shadowing) if self.shadowing else keep
+
+
+def tag_sources(f: PulsarTagFilter, schema: Schema) -> TagSources:
+    """Where `f`'s tags come from on `schema`."""
+    prefix = f.reads_prefix
+    shadowing = tuple(name for name in schema.typed_names() if name.startswith(prefix))
+    columns = tuple(name for name in shadowing if isinstance(schema.fields[name], T.StringType))
+    props = schema.props
+    if props is not None and not isinstance(props[1].valueType, T.StringType):
+        props = None
+    return TagSources(prefix, shadowing, columns, props)
+
+
 def pulsar_tags(f: Filter, schema: Schema) -> Column:
     if not isinstance(f, PulsarTagFilter):  # pragma: no cover - the model says it is
         raise TypeError(f"{f!r} is no Pulsar tag filter")
     if not (f.any_tags or f.all_tags):
         return F.lit(True)
-    prefix: str = f.reads_prefix
-    typed = [name for name in schema.typed_names() if name.startswith(prefix)]
-    # String columns whose name has the prefix are tags too; every such column, of any
-    # type, shadows the map entry of its name (the Layout rule).
-    tag_columns = [name for name in typed if isinstance(schema.fields[name], T.StringType)]
+    tags = tag_sources(f, schema)
     props: Column | None = None
-    sources = [f"column {name!r}" for name in tag_columns]
-    if schema.props is not None and isinstance(schema.props[1].valueType, T.StringType):
-        props = column_ref(schema.props[0])
-        value_type = schema.props[1].valueType
-        sources.insert(0, f"{schema.props[0]}[key starting with {prefix!r}]")
+    sources = [f"column {name!r}" for name in tags.columns]
+    if tags.props is not None:
+        props = column_ref(tags.props[0])
+        value_type = tags.props[1].valueType
+        sources.insert(0, f"{tags.props[0]}[key starting with {tags.prefix!r}]")
     schema.bindings["(message tags)"] = ", ".join(sources) or "nothing: no tags"
 
     def has_tag(values: list[str]) -> Column:
@@ -56,9 +84,8 @@ def pulsar_tags(f: Filter, schema: Schema) -> Column:
         if props is not None:
 
             def entry(pair: Column) -> Column:
-                key, value = pair["key"], exact(pair["value"], value_type)
-                keep = key.startswith(prefix) & value.isin(*values)
-                return keep & ~key.isin(*typed) if typed else keep
+                value = exact(pair["value"], value_type)
+                return tags.is_tag_key(pair["key"]) & value.isin(*values)
 
             # `exists` over the entries, not `size(map_filter(...)) > 0`: Spark has no
             # generated code for map_filter, so a Filter holding it leaves whole-stage
@@ -78,7 +105,7 @@ def pulsar_tags(f: Filter, schema: Schema) -> Column:
             found.append(F.when(maybe, entries).otherwise(F.lit(False)))
         found.extend(
             F.coalesce(exact(column_ref(name), schema.fields[name]).isin(*values), F.lit(False))
-            for name in tag_columns
+            for name in tags.columns
         )
         return reduce(operator.or_, found) if found else F.lit(False)
 
