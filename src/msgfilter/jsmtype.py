@@ -324,9 +324,11 @@ def _decode_name(
         value = _header(name, props, heads, destination)
         return _ABSENT if value is None else value
     raw = props.get(name, _ABSENT)
-    if type(raw) is str:
+    # Any str is text, a subclass too (a hand-built message's): the typed evaluators'
+    # memo, keyed by text, cannot tell them apart.
+    if isinstance(raw, str):
         declared = props.get(name + TYPE_SUFFIX)
-        if type(declared) is not str:
+        if not isinstance(declared, str):
             declared = _SYSTEM_TYPES.get(name)
         if declared is not None and declared != "string":
             return _typed(raw, declared, name, java)
@@ -350,31 +352,43 @@ TYPED_READS = TypedReads(
 )
 
 
-class DecodeMemo(dict[str, dict[str, object]]):
-    """Decoded typed values by declared type, then by text: ``memo[type].get(text)``.
+#: The types pulsar-jms writes in a ``_jsmtype`` companion.
+KNOWN_TYPES: frozenset[str] = frozenset(
+    {"boolean", "byte", "short", "int", "long", "float", "double", "string", "null"}
+)
 
-    Looked up with the two strings as they are: no (type, text) tuple is built per read,
-    which in a typed evaluator costs more than the lookups. A type it does not hold reads
-    as an empty dict (not stored)."""
 
-    __slots__ = ("size",)
+class DecodeMemo:
+    """Decoded typed values by declared type, then by text: ``memo.by_type[type].get(text)``.
+
+    `by_type` is a plain dict holding every type of `KNOWN_TYPES` from the start, so a
+    typed evaluator reads it with two subscripts and a get, no (type, text) tuple built
+    and no ``__missing__`` hook (a dict subclass's subscript costs half as much again). A
+    type outside `KNOWN_TYPES` is never held: reading it raises KeyError, which sends a
+    typed evaluator down its careful path."""
+
+    __slots__ = ("by_type", "size")
 
     def __init__(self) -> None:
-        super().__init__()
+        self.by_type: dict[str, dict[str, object]] = {t: {} for t in KNOWN_TYPES}
         #: How many values it holds, over all types.
         self.size = 0
 
-    def __missing__(self, declared: str) -> dict[str, object]:
-        return {}
+    def get(self, declared: str, raw: str) -> object:
+        """The value kept for (`declared`, `raw`), or `_ABSENT`."""
+        by_text = self.by_type.get(declared)
+        return _ABSENT if by_text is None else by_text.get(raw, _ABSENT)
 
     def remember(self, declared: str, raw: str, value: object, limit: int) -> None:
-        """Keep `value` for (`declared`, `raw`), starting over once `limit` are kept."""
-        if self.size >= limit:
-            self.clear()
-            self.size = 0
-        by_text = self.get(declared)
+        """Keep `value` for (`declared`, `raw`) of a known type, starting over once
+        `limit` are kept."""
+        by_text = self.by_type.get(declared)
         if by_text is None:
-            by_text = self[declared] = {}
+            return
+        if self.size >= limit:
+            for held in self.by_type.values():
+                held.clear()
+            self.size = 0
         by_text[raw] = value
         self.size += 1
 
@@ -390,7 +404,7 @@ class Reads:
     def __init__(self, reader: TypedReader, destination: str | None) -> None:
         self._reader = reader
         self._java = reader._java
-        self.memo = reader._memo
+        self.memo = reader._memo.by_type
         self.destination = destination
         self.failed: str | None = None
         self.raised = False
@@ -405,9 +419,12 @@ class Reads:
             raise
         return None if value is _ABSENT else value
 
-    def decode(self, declared: str, raw: str, name: str) -> object:
+    def decode(self, declared: str, raw: object, name: str) -> object:
         """`raw` decoded as `declared`, remembered in the memo (JsmTypeError if it does
-        not parse)."""
+        not parse). A value that is not text (None: only the companion is there) reads
+        as it is, as `read` gives it."""
+        if not isinstance(raw, str):
+            return raw
         try:
             return self._reader.decoded(raw, declared, name)
         except JsmTypeError:
@@ -456,7 +473,7 @@ class TypedReader:
     def decoded(self, raw: str, declared: str, name: str) -> object:
         """`raw` decoded as `declared`, through the memo (JsmTypeError when it does not parse)."""
         memo = self._memo
-        value = memo[declared].get(raw, _ABSENT)
+        value = memo.get(declared, raw)
         if value is _ABSENT:
             value = _typed(raw, declared, name, self._java)
             memo.remember(declared, raw, value, self.MEMO_SIZE)
@@ -497,16 +514,16 @@ class TypedView(Mapping[str, object]):
             # The common case: a plain property, perhaps with a companion type.
             props = self._props
             raw = props.get(name)
-            if raw.__class__ is not str:
+            if not isinstance(raw, str):
                 return default if raw is None else raw
             declared = props.get(companion)
-            if declared.__class__ is not str:
+            if not isinstance(declared, str):
                 declared = _SYSTEM_TYPES.get(name)
                 if declared is None:
                     return raw
             if declared == "string":
                 return raw
-            value = self._reader._memo[declared].get(raw, _ABSENT)
+            value = self._reader._memo.get(declared, raw)
             if value is not _ABSENT:
                 return value
             try:

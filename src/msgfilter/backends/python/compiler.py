@@ -25,12 +25,16 @@ def generate(
     M)`, see `Generator.batch_function`)."""
     table = TABLES[model]
     optimistic = default is None and table.optimistic
-    gen = Generator(table.handlers, convert_strings, optimistic, typed, batch and typed is not None)
+    # A typed evaluator reads lean, and always has a careful one to fall back to.
+    lean = default is None and typed is not None
+    gen = Generator(
+        table.handlers, convert_strings, optimistic, typed, batch and typed is not None, lean
+    )
     gen.count_uses(tree)
     name, fallback = ("matches", "False") if mode == "truth" else ("evaluate", "None")
     top = table.top.get(type(tree))
     expression = top[mode](gen, tree) if top and mode in top else gen.emit(mode, tree)
-    if gen.used_optimistic:
+    if gen.used_optimistic or lean:
         careful = gen.const(_Careful(tree, model, mode, convert_strings, typed),
                             ("careful", mode))
         if typed is None:

@@ -47,10 +47,15 @@ class Generator:
         optimistic: bool = False,
         typed: TypedReads | None = None,
         batch: bool = False,
+        lean_reads: bool = False,
     ) -> None:
         #: Read identifiers through a typed-property reader (see `TypedReads`) instead of
         #: `m.get`: each read where evaluation reaches it, never loaded up front.
         self.typed = typed
+        #: With `typed`: read inline through the memo, testing no classes (odd data
+        #: raises, and the function hands the message to a fallback generated without
+        #: this, which reads every name through `R.read`).
+        self.lean_reads = lean_reads
         #: Test equality before the value's class (one operation when values differ, the
         #: common case). An odd value's __eq__ may then run and raise: such a function
         #: hands the message to a fallback generated without this shortcut.
@@ -174,34 +179,35 @@ class Generator:
 
     def typed_read(self, name: str) -> str:
         """The expression reading identifier `name` in a typed evaluator: `R.read` for
-        the names the reader derives, else inline: without a companion in `V` (the common
-        case), the value as `V` shows it; else a value that is not a string, or whose
-        companion in `P` is not a string, as it is; a typed one is `R.read` when it is a
-        header, else the memo `M` by type then text, else `R.decode` (which fills the
-        memo, or raises).
+        the names the reader derives and in a careful evaluator (no `lean_reads`), else
+        inline: without a companion in `V` (the common
+        case), the value as `V` shows it; with one, `R.read` when a header of that name
+        shadows the property, else the memo `M` by the companion's text then the value's,
+        else `R.decode` (which fills the memo, reads a value that is not text as it is,
+        or raises).
 
         The companion is first looked for in `V` (the dict about to be read, warm in the
         cache): a name absent from `V` is absent from `P` too, so a plain property costs
-        two lookups in one dict; only when `V` has the companion is `P`'s own read (a
-        header of that name must not stand in for it)."""
+        two lookups in one dict. A typed read tests no classes: a companion that is not
+        one of the memo's types (not text, or a type pulsar-jms does not write) raises
+        KeyError or TypeError there, as does a companion shown only by a header, and the
+        message goes to the careful evaluator."""
         typed = self.typed
         assert typed is not None
         # Interned, so that a lookup in a dict whose keys are interned too compares
         # pointers, not characters.
         k = self.const(sys.intern(name))
         props, heads = self.scope.props, self.scope.heads
-        if name in typed.derived:
+        if name in typed.derived or not self.lean_reads:
             return f"R.read({props}, {heads}, {k})"
         kt = self.const(sys.intern(name + typed.suffix))
         miss = self.const(_MISS, ("typed-miss",))
         x, t, v = self.temp(), self.temp(), self.temp()
         return (
             f"(V.get({k}) if {kt} not in V else "
-            f"{x} if ({x} := V.get({k})).__class__ is not str or "
-            f"({t} := {props}.get({kt})).__class__ is not str else "
             f"R.read({props}, {heads}, {k}) if {k} in {heads} else "
-            f"{v} if ({v} := M[{t}].get({x}, {miss})) is not {miss} else "
-            f"R.decode({t}, {x}, {k}))"
+            f"{v} if ({v} := M[({t} := {props}[{kt}])].get(({x} := V.get({k})), {miss})) "
+            f"is not {miss} else R.decode({t}, {x}, {k}))"
         )
 
     def emit(self, mode: str, node: n.Expr) -> str:
@@ -270,8 +276,8 @@ class TypedReads:
     (a header wins over a property: `Message.view`), `P` its properties, `H` its header
     fields, `R` a reader with `read(P, H, name)` (the
     whole rule for one name) and `decode(type, text, name)` (one typed text, remembered
-    in `M`, or an exception), `M` the memo: ``M[type][text]`` is the value (a type it
-    does not hold reads as an empty dict; see `msgfilter.jsmtype.DecodeMemo`). Names in
+    in `M`, or an exception), `M` the memo: ``M[type][text]`` is the value (`M` holds every
+    type pulsar-jms writes; see `msgfilter.jsmtype.DecodeMemo`). Names in
     `derived` always go through `R.read`; the type of `name` is property `name + suffix`.
     It answers like `matches`, and False where a read raised. Its batch form
     `f(S, R, M)` answers for each `msgfilter.Message` of `S`, reading the dicts behind
