@@ -104,6 +104,30 @@ def test_rebatch_from_an_entry_decision_acknowledges_only_rejected() -> None:
     assert rebuilt.acknowledge == (2,)
 
 
+class _Decided:
+    """A decision of another kind: anything with `kept` and `acknowledge` index tuples."""
+
+    def __init__(self, kept: tuple[int, ...], acknowledge: tuple[object, ...]) -> None:
+        self.kept, self.acknowledge = kept, acknowledge
+
+
+@pytest.mark.parametrize(
+    ("acknowledge", "expected"),
+    [((3, 1, 3), (1, 3)), ((1, 3), (1, 3)), ((), ()), ((True,), (1,))],
+)
+def test_rebatch_takes_acknowledged_indexes_in_any_order(
+    acknowledge: tuple[int, ...], expected: tuple[int, ...]
+) -> None:
+    rebuilt = rebatch(["a", "b", "c", "d"], _Decided((0, 2), acknowledge))
+    assert rebuilt.acknowledge == expected and rebuilt.dropped == (1, 3)
+
+
+@pytest.mark.parametrize("acknowledge", [(0,), (1, 2), (3, 4), (-1,), (1, "3"), (1.0, 3)])
+def test_rebatch_acknowledges_only_dropped_messages(acknowledge: tuple[object, ...]) -> None:
+    with pytest.raises((ValueError, TypeError)):
+        rebatch(["a", "b", "c", "d"], _Decided((0, 2), acknowledge))
+
+
 def test_rebatch_refuses_indexes_outside_the_batch() -> None:
     with pytest.raises(ValueError):
         rebatch(["a"], [1])

@@ -35,6 +35,7 @@ from msgfilter.broker import (
     validate_consumer_metadata,
     validate_subscription_properties,
 )
+from msgfilter.broker.results import RESULTS, decision_of_marks
 from msgfilter.errors import FilterError, FilterSyntaxError, FilterTypeError
 from msgfilter.jsmtype import encode_properties, pulsar_message
 
@@ -62,6 +63,23 @@ def test_combine_and_entry_decisions() -> None:
     assert d.dropped == (1, 2) and d.acknowledge == (1,) and not d.uniform_result
     u = EntryDecision.uniform(None, 2)
     assert u.result is A and u.message_results == (A, A) and u.uniform_result
+
+
+@given(st.lists(st.sampled_from([A, R, S]), max_size=70))
+def test_decisions_from_marks_are_decisions_from_results(results: list[FilterResult]) -> None:
+    from_marks = decision_of_marks(bytes(RESULTS.index(r) for r in results))
+    decision = EntryDecision.per_message(results)
+    assert from_marks == decision and hash(from_marks) == hash(decision)
+    for d in (from_marks, decision):
+        for wanted, indexes in ((A, d.kept), (R, d.rejected), (S, d.rescheduled)):
+            assert indexes == tuple(i for i, r in enumerate(results) if r is wanted)
+        assert d.dropped == tuple(i for i, r in enumerate(results) if r is not A)
+    assert pickle.loads(pickle.dumps(decision)) == decision
+
+
+def test_a_decision_holding_something_else_keeps_and_drops_it() -> None:
+    odd = EntryDecision(A, (A, None, R))  # type: ignore[arg-type]
+    assert odd.kept == (0,) and odd.rejected == (2,) and odd.dropped == (1, 2)
 
 
 def test_entries_hold_the_right_number_of_messages() -> None:

@@ -10,7 +10,6 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass
-from operator import itemgetter
 from types import MappingProxyType
 from typing import Any, Generic, TypeVar
 
@@ -30,7 +29,7 @@ from .config import FilterConfig
 from .context import Entry, FilterContext
 from .errors import FilterConfigError
 from .filters import ConsumerFilter, EntryFilter
-from .results import EntryDecision, FilterResult
+from .results import RESULTS, EntryDecision, FilterResult, decision_of_marks
 
 # --- keys ----------------------------------------------------------------------------------
 
@@ -222,6 +221,8 @@ def _eager_test(f: Filter) -> Callable[..., bool]:
 
 # A typed evaluator's answers for a sequence (True / False) are these codes as they are.
 _SUBSCRIPTION_MISS, _MATCH, _CONSUMER_MISS, _ERROR = range(4)
+_CODES = bytes(range(4))
+_ACCEPT, _REJECT = FilterResult.ACCEPT, FilterResult.REJECT
 
 
 @dataclass(frozen=True, slots=True)
@@ -411,12 +412,11 @@ class JmsSelectorFilter(EntryFilter):
         whole = entry.is_batch and self.config.batch_mode is not BatchMode.EXACT
         codes = plan.judge_all(entry.messages, reads.destination, batch=whole, reads=reads)
         if not whole:
-            # One result per code, looked up: _SUBSCRIPTION_MISS, _MATCH, _CONSUMER_MISS, _ERROR.
-            results = (FilterResult.REJECT, FilterResult.ACCEPT, plan.reject, FilterResult.REJECT)
-            if len(codes) > 1:
-                # All lookups in one C call: a third of map(results.__getitem__, codes).
-                return EntryDecision.per_message(itemgetter(*codes)(results))
-            return EntryDecision.per_message(results[c] for c in codes)
+            # Codes to marks in C: _SUBSCRIPTION_MISS, _MATCH, _CONSUMER_MISS, _ERROR are
+            # REJECT, ACCEPT, the reject action, REJECT.
+            reject, accept, action = (RESULTS.index(r) for r in (_REJECT, _ACCEPT, plan.reject))
+            to_marks = bytes.maketrans(_CODES, bytes((reject, accept, action, reject)))
+            return decision_of_marks(bytes(codes).translate(to_marks))
         return EntryDecision.uniform(self._batch_result(codes, plan, reads.raised), entry.size)
 
     def consumer_filter(self, context: FilterContext) -> ConsumerFilter:

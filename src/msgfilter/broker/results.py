@@ -4,7 +4,11 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from itertools import compress
+from operator import itemgetter
+
+from ..lazyslots import LazySlot
 
 
 class FilterResult(enum.Enum):
@@ -52,6 +56,10 @@ class EntryDecision:
 
     result: FilterResult
     message_results: tuple[FilterResult, ...]
+    #: Each message's result as one byte, its index in `RESULTS` (3 for anything else):
+    #: the index tuples are made from these in C (a Python loop over a thousand results
+    #: cost about as much as the filter that chose them). Made when first read.
+    _marks: bytes = field(init=False, repr=False, compare=False)
 
     @classmethod
     def uniform(cls, result: FilterResult | None, size: int) -> EntryDecision:
@@ -75,30 +83,63 @@ class EntryDecision:
         """True when every message has the entry's result (the entry is handled whole)."""
         return all(r is self.result for r in self.message_results)
 
-    def _indexes(self, wanted: FilterResult) -> tuple[int, ...]:
-        return tuple(i for i, r in enumerate(self.message_results) if r is wanted)
+    def _indexes(self, table: bytes) -> tuple[int, ...]:
+        marks = self._marks
+        return tuple(compress(range(len(marks)), marks.translate(table)))
 
     @property
     def kept(self) -> tuple[int, ...]:
         """Indexes of the messages to deliver (ACCEPT)."""
-        return self._indexes(FilterResult.ACCEPT)
+        return self._indexes(_ONLY[0])
 
     @property
     def rejected(self) -> tuple[int, ...]:
         """Indexes of the REJECTed messages."""
-        return self._indexes(FilterResult.REJECT)
+        return self._indexes(_ONLY[1])
 
     @property
     def rescheduled(self) -> tuple[int, ...]:
         """Indexes of the RESCHEDULEd messages."""
-        return self._indexes(FilterResult.RESCHEDULE)
+        return self._indexes(_ONLY[2])
 
     @property
     def dropped(self) -> tuple[int, ...]:
         """Indexes of the messages not delivered now (REJECT or RESCHEDULE)."""
-        return tuple(i for i, r in enumerate(self.message_results) if r is not FilterResult.ACCEPT)
+        return self._indexes(_NOT_ACCEPTED)
 
     @property
     def acknowledge(self) -> tuple[int, ...]:
         """Indexes the broker acknowledges individually: the REJECTed messages."""
         return self.rejected
+
+
+#: The results in the order of `EntryDecision`'s marks.
+RESULTS = (FilterResult.ACCEPT, FilterResult.REJECT, FilterResult.RESCHEDULE)
+# translate() tables: mark -> 1 where it is the wanted one.
+_ONLY = tuple(bytes(int(b == k) for b in range(256)) for k in range(3))
+_NOT_ACCEPTED = bytes(int(b != 0) for b in range(256))
+
+
+def _marks_of(decision: EntryDecision) -> bytes:
+    accept, reject, reschedule = RESULTS
+    return bytes(
+        0 if r is accept else 1 if r is reject else 2 if r is reschedule else 3
+        for r in decision.message_results
+    )
+
+
+LazySlot(EntryDecision, "_marks", _marks_of)
+_set_marks = EntryDecision.__dict__["_marks"].__set__
+
+
+def decision_of_marks(marks: bytes) -> EntryDecision:
+    """The `EntryDecision` whose message i has result ``RESULTS[marks[i]]`` (each mark
+    0, 1 or 2): for filters that judge a batch into such bytes."""
+    if len(marks) > 1:
+        # All lookups in one C call.
+        results: tuple[FilterResult, ...] = itemgetter(*marks)(RESULTS)
+    else:
+        results = tuple(RESULTS[m] for m in marks)
+    decision = EntryDecision(combine(results), results)
+    _set_marks(decision, marks)
+    return decision
