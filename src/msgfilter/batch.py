@@ -23,7 +23,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from itertools import compress
 from operator import lt
-from typing import Any, Generic, Protocol, TypeVar
+from typing import Any, Generic, Protocol, TypeVar, cast
 
 from .filter import Filter
 
@@ -313,16 +313,18 @@ def rebatch(
     if isinstance(keep, BatchDecision):
         decision = keep
         acknowledge = None
-    elif hasattr(keep, "kept") and hasattr(keep, "acknowledge"):
-        decided: Any = keep
-        decision = BatchDecision.from_indexes(getattr(decided, "size", size), decided.kept)
-        acknowledge = tuple(decided.acknowledge)
+    elif (kept := getattr(keep, "kept", None)) is not None and (
+        acked := getattr(keep, "acknowledge", None)
+    ) is not None:  # a _Keeps
+        # (Each read once: a decision may make its index tuples when they are read.)
+        decision = BatchDecision.from_indexes(getattr(keep, "size", size), kept)
+        acknowledge = tuple(acked)
         # A decision's indexes come in order (an EntryDecision's always do): tested in C,
         # sorting a thousand of them again would cost more than the rest of `rebatch`.
         if not all(map(lt, acknowledge, acknowledge[1:])):
             acknowledge = tuple(sorted(set(acknowledge)))
     else:
-        decision = BatchDecision.from_indexes(size, keep)
+        decision = BatchDecision.from_indexes(size, cast(Iterable[int], keep))
         acknowledge = None
     if decision.size != size:
         raise ValueError(f"the decision is for {decision.size} messages, the batch has {size}")

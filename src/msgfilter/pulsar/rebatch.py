@@ -20,13 +20,17 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..batch import Placeholder, rebatch
-from .codec import SAME, _Same, decode_batch, encode_batch
+from .codec import SAME, _Same, _single_metadata, decode_batch, encode_batch
 from .compression import DEFAULT_MAX_UNCOMPRESSED
-from .model import BatchMessage, BatchMetadata
+from .model import BatchMessage, BatchMetadata, read_message
 
 #: The slot a dropped message leaves in a marked batch: no payload, no metadata but the
-#: flag (the dropped message's properties and key are not kept).
-COMPACTED_OUT = BatchMessage(compacted_out=True)
+#: flag (the dropped message's properties and key are not kept). Its metadata bytes are
+#: made once, not once per dropped message.
+COMPACTED_OUT = read_message(
+    b"", (), None, False, None, None, None, False, False, True,
+    _single_metadata(BatchMessage(compacted_out=True)),
+)
 
 
 @dataclass(frozen=True, slots=True)
