@@ -132,14 +132,29 @@ LazySlot(EntryDecision, "_marks", _marks_of)
 _set_marks = EntryDecision.__dict__["_marks"].__set__
 
 
-def decision_of_marks(marks: bytes) -> EntryDecision:
-    """The `EntryDecision` whose message i has result ``RESULTS[marks[i]]`` (each mark
-    0, 1 or 2): for filters that judge a batch into such bytes."""
+def _results_of(decision: EntryDecision) -> tuple[FilterResult, ...]:
+    marks = decision._marks
     if len(marks) > 1:
         # All lookups in one C call.
         results: tuple[FilterResult, ...] = itemgetter(*marks)(RESULTS)
+        return results
+    return tuple(RESULTS[m] for m in marks)
+
+
+LazySlot(EntryDecision, "message_results", _results_of)
+_new = object.__new__
+_set_result = EntryDecision.__dict__["result"].__set__
+
+
+def decision_of_marks(marks: bytes) -> EntryDecision:
+    """The `EntryDecision` whose message i has result ``RESULTS[marks[i]]`` (each mark
+    0, 1 or 2): for filters that judge a batch into such bytes. Its `message_results`
+    are made when first read (a broker that rebatches reads only the index tuples)."""
+    decision = _new(EntryDecision)
+    # `combine`, searching the bytes in C.
+    if not marks or 0 in marks:
+        _set_result(decision, FilterResult.ACCEPT)
     else:
-        results = tuple(RESULTS[m] for m in marks)
-    decision = EntryDecision(combine(results), results)
+        _set_result(decision, FilterResult.RESCHEDULE if 2 in marks else FilterResult.REJECT)
     _set_marks(decision, marks)
     return decision
