@@ -122,9 +122,11 @@ def test_rebatch_takes_acknowledged_indexes_in_any_order(
     assert rebuilt.acknowledge == expected and rebuilt.dropped == (1, 3)
 
 
-@pytest.mark.parametrize("acknowledge", [(0,), (1, 2), (3, 4), (-1,), (1, "3"), (1.0, 3)])
+@pytest.mark.parametrize(
+    "acknowledge", [(0,), (1, 2), (3, 4), (-1,), (1, "3"), ("3", 1), (1.0, 3), (3, 1.0)]
+)
 def test_rebatch_acknowledges_only_dropped_messages(acknowledge: tuple[object, ...]) -> None:
-    with pytest.raises((ValueError, TypeError)):
+    with pytest.raises(ValueError):
         rebatch(["a", "b", "c", "d"], _Decided((0, 2), acknowledge))
 
 

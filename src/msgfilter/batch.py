@@ -321,8 +321,11 @@ def rebatch(
         acknowledge = tuple(acked)
         # A decision's indexes come in order (an EntryDecision's always do): tested in C,
         # sorting a thousand of them again would cost more than the rest of `rebatch`.
-        if not all(map(lt, acknowledge, acknowledge[1:])):
-            acknowledge = tuple(sorted(set(acknowledge)))
+        try:
+            if not all(map(lt, acknowledge, acknowledge[1:])):
+                acknowledge = tuple(sorted(set(acknowledge)))
+        except TypeError:
+            raise ValueError(f"acknowledged batch indexes are not integers: {acked!r}") from None
     else:
         decision = BatchDecision.from_indexes(size, cast(Iterable[int], keep))
         acknowledge = None
