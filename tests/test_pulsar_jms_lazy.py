@@ -138,6 +138,18 @@ def test_a_failed_read_is_recorded_and_memo_is_per_reader() -> None:
     assert reader.decoded("4", "int", "b") == 4
 
 
+def _eager(f: SelectorFilter, message: Message) -> bool | None:
+    """What `matches` answers on `message`'s eagerly decoded properties (`decode_properties`
+    of the names `f` reads); None where one of them does not decode."""
+    try:
+        eager = decode_properties(
+            message.properties, names=f.identifiers, headers=message.headers
+        )
+    except JsmTypeError:
+        return None
+    return f.matches(eager)
+
+
 @given(selector_cases(types=("long", "double", "string", "boolean", "null")))
 @property_settings(0.5)
 def test_the_typed_evaluator_agrees_with_eager_decoding(
@@ -153,14 +165,11 @@ def test_the_typed_evaluator_agrees_with_eager_decoding(
     reads = TypedReader(f.identifiers).reads()
     for value in values:
         message = pulsar_message(encode_properties(value))
-        try:
-            eager = decode_properties(
-                message.properties, names=f.identifiers, headers=message.headers
-            )
-        except JsmTypeError:
+        expected = _eager(f, message)
+        if expected is None:
             continue
         got = typed(message.view, message.properties, message.headers, reads, reads.memo)
-        assert got == f.matches(eager), (text, value)
+        assert got == expected, (text, value)
         assert reads.failed is None
 
 
@@ -197,7 +206,7 @@ SHADOWED = [
 
 
 @pytest.mark.parametrize(
-    "selector", ["n = 7", "n = '7'", "n IS NULL", "n IS NOT NULL", "n = 'text'"]
+    "selector", ["n = 7", "n = '7'", "n IS NULL", "n IS NOT NULL", "n = 'text'", "n > 6"]
 )
 def test_headers_shadowing_a_property_or_its_companion(selector: str) -> None:
     f = msgfilter.compile(selector)
@@ -206,47 +215,22 @@ def test_headers_shadowing_a_property_or_its_companion(selector: str) -> None:
     typed_all = f.typed_matches_all(TYPED_READS)
     for message in SHADOWED:
         reads = TypedReader(f.identifiers).reads()
-        try:
-            eager = decode_properties(
-                message.properties, names=f.identifiers, headers=message.headers
-            )
-        except JsmTypeError:
-            memo = reads.memo
-            assert not typed(message.view, message.properties, message.headers, reads, memo)
-            assert reads.failed == "n"
-            continue
-        expected = f.matches(eager)
+        expected = _eager(f, message)
         got = typed(message.view, message.properties, message.headers, reads, reads.memo)
+        if expected is None:
+            assert not got and reads.failed == "n"
+            continue
         assert got == expected, (selector, message)
         assert typed_all([message], reads, reads.memo) == [expected], (selector, message)
         assert reads.failed is None
-
-
-@pytest.mark.parametrize(
-    "selector", ["n = 7", "n = '7'", "n IS NULL", "n IS NOT NULL", "n > 6"]
-)
-def test_a_batch_of_odd_messages_among_plain_ones(selector: str) -> None:
-    # The odd messages go to the careful evaluator one by one; their neighbours, read
-    # through the memo, answer as each would alone.
-    f = msgfilter.compile(selector)
-    assert isinstance(f, SelectorFilter)
-    typed_all = f.typed_matches_all(TYPED_READS)
+    # In one batch among plain messages: the odd ones go to the careful evaluator one by
+    # one, their neighbours, read through the memo, answer as each would alone.
     plain = [pulsar_message(encode_properties({"n": v})) for v in (7, 8, "7", None)]
     messages = [m for pair in zip(SHADOWED, plain * len(SHADOWED), strict=False)
                 for m in pair]
-    expected = []
-    for message in messages:
-        try:
-            eager = decode_properties(
-                message.properties, names=f.identifiers, headers=message.headers
-            )
-        except JsmTypeError:
-            expected.append(False)
-            continue
-        expected.append(f.matches(eager))
     reads = TypedReader(f.identifiers).reads()
-    assert typed_all(messages, reads, reads.memo) == expected
-    assert reads.failed == "n"  # the messages whose "x" does not parse as an int
+    assert typed_all(messages, reads, reads.memo) == [_eager(f, m) is True for m in messages]
+    assert reads.failed == "n"  # where "x" is the text of an int
 
 
 @given(selector_cases(types=("long", "double", "string", "boolean", "null")))
