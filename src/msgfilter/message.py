@@ -49,11 +49,14 @@ class Message:
         object.__setattr__(self, "headers", MappingProxyType(heads))
         object.__setattr__(self, "tags", tags)
         object.__setattr__(self, "keys", keys_t)
-        merged: dict[str, object] = {**props, **heads}
-        if tags is not None:
-            merged.setdefault(TAGS_PROPERTY, tags)
-        if keys_t:
-            merged.setdefault(KEYS_PROPERTY, " ".join(keys_t))
+        if heads or tags is not None or keys_t:
+            merged: dict[str, object] = {**props, **heads}
+            if tags is not None:
+                merged.setdefault(TAGS_PROPERTY, tags)
+            if keys_t:
+                merged.setdefault(KEYS_PROPERTY, " ".join(keys_t))
+        else:
+            merged = props  # as in `_adopt`
         object.__setattr__(self, "view", MappingProxyType(merged))
         object.__setattr__(self, "_props", props)
         object.__setattr__(self, "_heads", heads)
@@ -81,7 +84,9 @@ class Message:
             if keys:
                 merged.setdefault(KEYS_PROPERTY, " ".join(keys))
         else:
-            merged = props.copy()
+            # Nothing to merge: the view is the properties dict itself (neither is ever
+            # written), one dict less per message for an evaluator to bring into cache.
+            merged = props
         _set_props(self, props)
         _set_heads(self, heads)
         _set_merged(self, merged)
