@@ -43,7 +43,7 @@ class Message:
         keys: Iterable[str] = (),
     ) -> None:
         props = dict(properties or {})
-        heads = dict(headers or {})
+        heads = dict(headers) if headers else _NO_HEADERS
         keys_t = tuple(keys)
         object.__setattr__(self, "properties", MappingProxyType(props))
         object.__setattr__(self, "headers", MappingProxyType(heads))
@@ -85,13 +85,18 @@ class Message:
                 merged.setdefault(KEYS_PROPERTY, " ".join(keys))
         else:
             # Nothing to merge: the view is the properties dict itself (neither is ever
-            # written), one dict less per message for an evaluator to bring into cache.
+            # written), one dict less per message for an evaluator to bring into cache;
+            # and every message without headers shares one empty dict.
             merged = props
+            heads = _NO_HEADERS
         _set_props(self, props)
         _set_heads(self, heads)
         _set_merged(self, merged)
         return self
 
+
+#: The headers of every message that has none (never written, like all these dicts).
+_NO_HEADERS: dict[str, object] = {}
 
 # The slot setters of Message's fields (its frozen __setattr__ refuses writes): calling
 # them directly costs half of object.__setattr__ by name.
