@@ -63,33 +63,14 @@ class Message:
         """The value a filter reads under `name` (None when absent)."""
         return self._view.get(name, default)
 
-    @classmethod
-    def _adopt(
-        cls, props: dict[str, object], heads: dict[str, object], keys: tuple[str, ...] = ()
-    ) -> Message:
-        """The Message of `props` and `heads` (no tag), taking the dicts as they are:
-        for readers that have just built them and hand them over (`pulsar_message`, for
-        each message of a stored entry), where `__init__`'s copies and its attribute
-        writes through the frozen dataclass's ``object.__setattr__`` were most of a
-        message's cost. Same result as ``Message(props, heads, keys=keys)``."""
-        self = _new(cls)
-        # `properties`, `headers` and `view` are made when first read (LazySlot below).
-        _set_tags(self, None)
-        _set_keys(self, keys)
-        if heads or keys:
-            merged = {**props, **heads}
-            if keys:
-                merged.setdefault(KEYS_PROPERTY, " ".join(keys))
-        else:
-            merged = props.copy()
-        _set_props(self, props)
-        _set_heads(self, heads)
-        _set_merged(self, merged)
-        return self
-
 
 # The slot setters of Message's fields (its frozen __setattr__ refuses writes): calling
-# them directly costs half of object.__setattr__ by name.
+# them directly costs half of object.__setattr__ by name. A reader that builds a
+# Message's dicts itself and hands them over (`msgfilter.jsmtype.adopted_pulsar_message`,
+# once per message of a stored entry) makes it with `_new(Message)` and sets `tags`,
+# `keys`, `_props`, `_heads` and `_view` (the dicts as __init__ would make them: `_view`
+# the properties, then the headers over them, then TAGS and KEYS where no property has
+# that name); `properties`, `headers` and `view` are made from the dicts when first read.
 _new = object.__new__
 _set_properties = Message.__dict__["properties"].__set__
 _set_headers = Message.__dict__["headers"].__set__
@@ -108,7 +89,8 @@ def _proxy_of(source: str) -> Callable[[Message], Mapping[str, object]]:
     return make
 
 
-# `_adopt` leaves the read-only views unset: each is made from its dict when first read.
+# A reader's Message leaves the read-only views unset: each is made from its dict when
+# first read.
 LazySlot(Message, "properties", _proxy_of("_props"))
 LazySlot(Message, "headers", _proxy_of("_heads"))
 LazySlot(Message, "view", _proxy_of("_view"))

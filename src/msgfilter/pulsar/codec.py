@@ -17,9 +17,9 @@ from __future__ import annotations
 
 import enum
 import struct
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from operator import attrgetter
-from typing import Final
+from typing import Any, Final
 
 import crc32c
 from google.protobuf.message import DecodeError
@@ -270,7 +270,10 @@ def _messages(
             f"num_messages_in_batch {count} cannot fit in a {end}-byte payload", 0, "payload"
         )
     unpack = _U32.unpack_from
-    parse = _View.FromString
+    # A filter's Message needs the properties as a dict: the view's map gives them at
+    # half the cost of the pairs. Otherwise only payload_size is read (see read_message),
+    # and the full message parses a tenth faster than the view, which builds the map.
+    parse: Callable[[bytes], Any] = _Single.FromString if filtered is None else _View.FromString
     out: list[BatchMessage] = []
     append = out.append
     offset = 0
@@ -297,11 +300,12 @@ def _messages(
                 start,
                 "payload",
             ) from None
-        if not s.HasField("payload_size"):
+        # A value other than the default is present: HasField only for the default.
+        data_size = s.payload_size
+        if not data_size and not s.HasField("payload_size"):
             raise EntryFormatError(
                 f"message {index}: SingleMessageMetadata lacks payload_size", start, "payload"
             )
-        data_size = s.payload_size
         offset = stop + data_size
         if data_size < 0 or offset > end:
             raise EntryFormatError(
@@ -309,25 +313,15 @@ def _messages(
                 start,
                 "payload",
             )
-        has = s.HasField
-        key = s.partition_key if has("partition_key") else None
-        event_time = s.event_time if has("event_time") else None
-        sequence_id = s.sequence_id if has("sequence_id") else None
-        message = read_message(
-            payload[stop:offset],
-            None,  # the ordered pairs, parsed out of `raw` when first read
-            key,
-            s.partition_key_b64_encoded,
-            s.ordering_key if has("ordering_key") else None,
-            event_time,
-            sequence_id,
-            s.null_value,
-            s.null_partition_key,
-            s.compacted_out,
-            raw,
-        )
+        message = read_message(payload[stop:offset], raw)
         append(message)
         if filtered is not None:
+            key: str | None = s.partition_key
+            if not key and not s.HasField("partition_key"):
+                key = None
+            sequence_id: int | None = s.sequence_id
+            if not sequence_id and not s.HasField("sequence_id"):
+                sequence_id = None
             try:
                 # The map holds the last value of a repeated key, as a dict of the pairs
                 # does. (Iterated in C and indexed: dict(map) and map.items() go through
@@ -337,7 +331,8 @@ def _messages(
             except UnicodeDecodeError:
                 # A key that is not UTF-8: the pairs hold it as protobuf gives it (bytes).
                 props = dict(message.properties)
-            filtered.append(adopted_pulsar_message(props, key, event_time, sequence_id))
+            # An absent event_time reads 0, which pulsar_message takes as no value.
+            filtered.append(adopted_pulsar_message(props, key, s.event_time, sequence_id))
     if offset != end:
         raise EntryFormatError(
             f"num_messages_in_batch is {count}, but {end - offset} bytes follow "
