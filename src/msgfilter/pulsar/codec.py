@@ -36,7 +36,7 @@ from .compression import (
     decompress,
 )
 from .errors import EncryptedEntryError, EntryFormatError
-from .model import BatchMessage, BatchMetadata, read_message
+from .model import BatchMessage, BatchMetadata, built_fields, read_message
 
 CHECKSUM_MAGIC: Final = b"\x0e\x01"
 BROKER_ENTRY_METADATA_MAGIC: Final = b"\x0e\x02"
@@ -366,24 +366,29 @@ def _view_error(raw: bytes, error: DecodeError) -> DecodeError:
 
 
 def _single_metadata(message: BatchMessage) -> bytes:
-    s = _Single(payload_size=len(message.payload))
-    for key, value in message.properties:
+    # A message without raw_metadata was built: its fields are all set (built_fields).
+    (
+        payload, properties, partition_key, partition_key_b64_encoded, ordering_key,
+        event_time, sequence_id, null_value, null_partition_key, compacted_out,
+    ) = built_fields(message)
+    s = _Single(payload_size=len(payload))
+    for key, value in properties:
         s.properties.add(key=key, value=value)
-    if message.partition_key is not None:
-        s.partition_key = message.partition_key
-    if message.compacted_out:
+    if partition_key is not None:
+        s.partition_key = partition_key
+    if compacted_out:
         s.compacted_out = True
-    if message.event_time is not None:
-        s.event_time = message.event_time
-    if message.partition_key_b64_encoded:
+    if event_time is not None:
+        s.event_time = event_time
+    if partition_key_b64_encoded:
         s.partition_key_b64_encoded = True
-    if message.ordering_key is not None:
-        s.ordering_key = message.ordering_key
-    if message.sequence_id is not None:
-        s.sequence_id = message.sequence_id
-    if message.null_value:
+    if ordering_key is not None:
+        s.ordering_key = ordering_key
+    if sequence_id is not None:
+        s.sequence_id = sequence_id
+    if null_value:
         s.null_value = True
-    if message.null_partition_key:
+    if null_partition_key:
         s.null_partition_key = True
     return s.SerializeToString()
 

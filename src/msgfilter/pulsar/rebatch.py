@@ -20,13 +20,16 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..batch import Placeholder, rebatch
-from .codec import SAME, _Same, decode_batch, encode_batch
+from .codec import SAME, _Same, decode_batch, encode_batch, encode_payload
 from .compression import DEFAULT_MAX_UNCOMPRESSED
-from .model import BatchMessage, BatchMetadata
+from .model import BatchMessage, BatchMetadata, read_message
 
 #: The slot a dropped message leaves in a marked batch: no payload, no metadata but the
 #: flag (the dropped message's properties and key are not kept).
 COMPACTED_OUT = BatchMessage(compacted_out=True)
+#: The same slot with its metadata bytes: written as they are, not from its fields again
+#: for each dropped message (a built message's fields cost a slot getter each to read).
+_COMPACTED_OUT_SLOT = read_message(b"", encode_payload([COMPACTED_OUT])[4:])
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,7 +112,9 @@ def rebatch_entry(
     elif not meta.batched:
         data = encode_batch(meta, messages, compression, checksum=checksum)
     else:
-        slots = [COMPACTED_OUT if isinstance(m, Placeholder) else m for m in decided.messages]
+        slots = [
+            _COMPACTED_OUT_SLOT if isinstance(m, Placeholder) else m for m in decided.messages
+        ]
         data = encode_batch(meta, slots, compression, checksum=checksum)
     return RebatchedEntry(
         data,
