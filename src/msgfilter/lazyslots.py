@@ -10,17 +10,21 @@ stands for.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Final
+
+#: What a `LazySlot`'s `make` returns when it cannot make the value: the slot stays unset
+#: and the read raises AttributeError (None is a value a slot may hold).
+UNSET: Final = object()
 
 
 class LazySlot:
     """Stands in for the class attribute of slot `name` (its member descriptor): reads
-    it, or when it is unset, sets it to `make(instance)` (None: unset stays an
+    it, or when it is unset, sets it to `make(instance)` (`UNSET`: unset stays an
     AttributeError) and returns that. Writes go to the slot."""
 
     __slots__ = ("_get", "_make", "_set", "name")
 
-    def __init__(self, owner: type, name: str, make: Callable[[Any], object | None]) -> None:
+    def __init__(self, owner: type, name: str, make: Callable[[Any], object]) -> None:
         member = owner.__dict__[name]
         self.name = name
         self._get = member.__get__
@@ -35,7 +39,7 @@ class LazySlot:
             return self._get(instance, owner)
         except AttributeError:
             value = self._make(instance)
-            if value is None:
+            if value is UNSET:
                 raise
             self._set(instance, value)
             return value

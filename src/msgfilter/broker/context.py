@@ -22,6 +22,9 @@ def _frozen(mapping: Mapping[str, Any] | None) -> Mapping[str, Any]:
     return MappingProxyType(dict(mapping))
 
 
+_MESSAGE_TYPE = frozenset({Message})
+
+
 def _as_message(message: Message | Mapping[str, object]) -> Message:
     if isinstance(message, Message):
         return message
@@ -83,8 +86,13 @@ class Entry:
     metadata: EntryMetadata = field(default_factory=EntryMetadata)
 
     def __post_init__(self) -> None:
-        messages = tuple(_as_message(m) for m in self.messages)
-        object.__setattr__(self, "messages", messages)
+        given = self.messages
+        if type(given) is tuple and set(map(type, given)) <= _MESSAGE_TYPE:
+            # Already a tuple of Messages (a reader's thousand): checked in C, kept.
+            messages: tuple[Message, ...] = given
+        else:
+            messages = tuple(_as_message(m) for m in given)
+            object.__setattr__(self, "messages", messages)
         expected = 1 if self.metadata.batch_size is None else self.metadata.batch_size
         if len(messages) != expected:
             kind = "a single-message entry" if self.metadata.batch_size is None else "the batch"

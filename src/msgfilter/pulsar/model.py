@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass, field, fields
 from operator import attrgetter
+from typing import Any
 
 from ..jsmtype import adopted_pulsar_message
-from ..lazyslots import LazySlot
+from ..lazyslots import UNSET, LazySlot
 from ..message import Message
 from .compression import codec_name
 from .pulsar_entry_pb2 import SingleMessageMetadata
@@ -70,8 +72,8 @@ class BatchMessage:
     A message read by `msgfilter.pulsar.decode_batch` remembers its metadata bytes as read
     and is written back with exactly those bytes (unknown fields included) as long as it
     is not changed; a changed copy (`dataclasses.replace`) is written from its fields.
-    Its `properties` are read out of those bytes when first asked for (a filter reads
-    the `msgfilter.Message` a stored entry gives, not these pairs).
+    Its other fields are read out of those bytes when first asked for (a filter reads
+    the `msgfilter.Message` a stored entry gives, and a rebatch writes the bytes back).
     """
 
     payload: bytes = b""
@@ -110,60 +112,87 @@ def _pairs(raw: bytes) -> Properties:
     return tuple(map(_KV, props)) if props else ()
 
 
-# The slot setters of BatchMessage's fields, in field order, then raw_metadata: the
-# decoder fills a message through them (`read_message`), at half the cost of the frozen
-# dataclass's __init__, which writes each field through object.__setattr__ by name.
-_new = object.__new__
-_SETTERS = tuple(
-    BatchMessage.__dict__[name].__set__
-    for name in (
-        "payload", "properties", "partition_key", "partition_key_b64_encoded",
-        "ordering_key", "event_time", "sequence_id", "null_value", "null_partition_key",
-        "compacted_out", "raw_metadata",
-    )
+#: The fields of BatchMessage that a decoded message reads out of its metadata bytes
+#: when one of them is first read (all at once, from one parse), in field order.
+_SCALARS = (
+    "partition_key", "partition_key_b64_encoded", "ordering_key", "event_time",
+    "sequence_id", "null_value", "null_partition_key", "compacted_out",
 )
 
 
-def read_message(
-    payload: bytes,
-    properties: Properties | None,
-    partition_key: str | None,
-    partition_key_b64_encoded: bool,
-    ordering_key: bytes | None,
-    event_time: int | None,
-    sequence_id: int | None,
-    null_value: bool,
-    null_partition_key: bool,
-    compacted_out: bool,
-    raw_metadata: bytes,
-) -> BatchMessage:
-    """The `BatchMessage` a decoder read, with the metadata bytes it was read from: the
-    same as ``BatchMessage(...)`` with `raw_metadata` set, for values of the right types
-    (what protobuf gives). `properties` None: read out of `raw_metadata` when first
-    asked for."""
-    (s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10) = _SETTERS
+def _scalars(raw: bytes) -> tuple[object, ...]:
+    """The values of `_SCALARS` in a message's ``SingleMessageMetadata`` bytes: an
+    optional field absent is None."""
+    s = _parse_single(raw)
+    has = s.HasField
+    return (
+        s.partition_key if has("partition_key") else None,
+        s.partition_key_b64_encoded,
+        s.ordering_key if has("ordering_key") else None,
+        s.event_time if has("event_time") else None,
+        s.sequence_id if has("sequence_id") else None,
+        s.null_value,
+        s.null_partition_key,
+        s.compacted_out,
+    )
+
+
+# The slot setters of BatchMessage (its frozen __setattr__ refuses writes; calling them
+# directly costs half of object.__setattr__ by name).
+_new = object.__new__
+#: The slot getters of BatchMessage's fields, in field order, past the LazySlot
+#: descriptors installed below (a read through one runs Python code, at 25 times the cost
+#: of a slot read): for a message whose slots are all set.
+_GETTERS = tuple(
+    BatchMessage.__dict__[f.name].__get__ for f in fields(BatchMessage) if f.init
+)
+_set_payload = BatchMessage.__dict__["payload"].__set__
+_set_raw = BatchMessage.__dict__["raw_metadata"].__set__
+_SCALAR_SETTERS = tuple(BatchMessage.__dict__[name].__set__ for name in _SCALARS)
+
+
+def read_message(payload: bytes, raw_metadata: bytes) -> BatchMessage:
+    """The `BatchMessage` a decoder read: `payload`, and `raw_metadata`, the
+    ``SingleMessageMetadata`` bytes it was read from, which must parse. The other fields
+    are read out of those bytes when first asked for (the properties on their own, the
+    rest together): a filter reads the `msgfilter.Message` of a stored entry, and a
+    rebatch writes the bytes back, so neither needs them."""
     message = _new(BatchMessage)
-    s0(message, payload)
-    if properties is not None:
-        s1(message, properties)
-    s2(message, partition_key)
-    s3(message, partition_key_b64_encoded)
-    s4(message, ordering_key)
-    s5(message, event_time)
-    s6(message, sequence_id)
-    s7(message, null_value)
-    s8(message, null_partition_key)
-    s9(message, compacted_out)
-    s10(message, raw_metadata)
+    _set_payload(message, payload)
+    _set_raw(message, raw_metadata)
     return message
 
 
-def _stored_pairs(message: BatchMessage) -> Properties | None:
+def built_fields(message: BatchMessage) -> tuple[Any, ...]:
+    """The fields of `message`, in field order, for a message built rather than read
+    (`raw_metadata` None: every slot set, as __init__ sets them), read at the cost of
+    slot reads (`msgfilter.pulsar.codec` writes such a message from its fields)."""
+    return tuple([get(message) for get in _GETTERS])
+
+
+def _stored_pairs(message: BatchMessage) -> object:
     # A decoded message's `properties` slot stays unset until first read: the pairs, in
     # stored order with repeated keys, are then parsed out of its metadata bytes (which
     # parsed when the entry was decoded) and kept.
     raw = message.raw_metadata
-    return None if raw is None else _pairs(raw)
+    return UNSET if raw is None else _pairs(raw)
+
+
+def _stored_scalar(index: int) -> Callable[[BatchMessage], object]:
+    def make(message: BatchMessage) -> object:
+        # The first of a decoded message's other fields read fills them all, from one
+        # parse of its metadata bytes.
+        raw = message.raw_metadata
+        if raw is None:
+            return UNSET
+        values = _scalars(raw)
+        for setter, value in zip(_SCALAR_SETTERS, values, strict=True):
+            setter(message, value)
+        return values[index]
+
+    return make
 
 
 LazySlot(BatchMessage, "properties", _stored_pairs)
+for _index, _name in enumerate(_SCALARS):
+    LazySlot(BatchMessage, _name, _stored_scalar(_index))

@@ -25,12 +25,11 @@ from .compression import DEFAULT_MAX_UNCOMPRESSED
 from .model import BatchMessage, BatchMetadata, read_message
 
 #: The slot a dropped message leaves in a marked batch: no payload, no metadata but the
-#: flag (the dropped message's properties and key are not kept). Its metadata bytes are
-#: made once, not once per dropped message.
-COMPACTED_OUT = read_message(
-    b"", (), None, False, None, None, None, False, False, True,
-    _single_metadata(BatchMessage(compacted_out=True)),
-)
+#: flag (the dropped message's properties and key are not kept).
+COMPACTED_OUT = BatchMessage(compacted_out=True)
+#: The same slot with its metadata bytes: written as they are, not serialised again for
+#: each dropped message.
+_COMPACTED_OUT_SLOT = read_message(b"", _single_metadata(COMPACTED_OUT))
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,7 +112,9 @@ def rebatch_entry(
     elif not meta.batched:
         data = encode_batch(meta, messages, compression, checksum=checksum)
     else:
-        slots = [COMPACTED_OUT if isinstance(m, Placeholder) else m for m in decided.messages]
+        slots = [
+            _COMPACTED_OUT_SLOT if isinstance(m, Placeholder) else m for m in decided.messages
+        ]
         data = encode_batch(meta, slots, compression, checksum=checksum)
     return RebatchedEntry(
         data,
