@@ -36,7 +36,7 @@ from .compression import (
     decompress,
 )
 from .errors import EncryptedEntryError, EntryFormatError
-from .model import BatchMessage, BatchMetadata, built_fields, read_message
+from .model import BatchMessage, BatchMetadata, _text, built_fields, read_message
 
 CHECKSUM_MAGIC: Final = b"\x0e\x01"
 BROKER_ENTRY_METADATA_MAGIC: Final = b"\x0e\x02"
@@ -325,7 +325,8 @@ def _messages(
         message = read_message(payload[stop:offset], raw)
         append(message)
         if filtered is not None:
-            key: str | None = s.partition_key
+            # (A string field that is not UTF-8 comes as bytes.)
+            key: str | bytes | None = s.partition_key
             if not key and not s.HasField("partition_key"):
                 key = None
             sequence_id: int | None = s.sequence_id
@@ -337,11 +338,15 @@ def _messages(
                 # collections.abc's Python code, at twice the cost.)
                 found = s.properties
                 props: dict[str, object] = {k: found[k] for k in found}
+                if bytes in map(type, props.values()):
+                    props = {k: _text(v) if isinstance(v, bytes) else v for k, v in props.items()}
             except UnicodeDecodeError:
-                # A key that is not UTF-8: the pairs hold it as protobuf gives it (bytes).
-                props = dict(message.properties)
+                # A key that is not UTF-8 (the pairs hold it as protobuf gives it: bytes).
+                props = {_text(k): _text(v) for k, v in message.properties}
             # An absent event_time reads 0, which pulsar_message takes as no value.
-            filtered.append(adopted_pulsar_message(props, key, s.event_time, sequence_id))
+            filtered.append(adopted_pulsar_message(
+                props, None if key is None else _text(key), s.event_time, sequence_id
+            ))
     if offset != end:
         raise EntryFormatError(
             f"num_messages_in_batch is {count}, but {end - offset} bytes follow "

@@ -97,9 +97,20 @@ class BatchMessage:
         """The `msgfilter.Message` a filter reads: string properties, and the partition
         key, event time and sequence id as pulsar-jms's headers (see
         `msgfilter.jsmtype.pulsar_message`)."""
+        key = self.partition_key
         return adopted_pulsar_message(
-            dict(self.properties), self.partition_key, self.event_time, self.sequence_id
+            {_text(k): _text(v) for k, v in self.properties},
+            None if key is None else _text(key),
+            self.event_time,
+            self.sequence_id,
         )
+
+
+def _text(value: str | bytes) -> str:
+    """A string field as a filter reads it: protobuf gives one that is not UTF-8 as
+    bytes; Pulsar's Java classes read it with U+FFFD for what does not decode (Python's
+    replacement: one U+FFFD per byte of an encoded surrogate, where Java gives one)."""
+    return value.decode("utf-8", "replace") if isinstance(value, bytes) else value
 
 
 _KV = attrgetter("key", "value")
