@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 
 from msgfilter.pulsar import BatchMessage, BatchMetadata
 
 CODECS = ("NONE", "LZ4", "ZLIB", "ZSTD", "SNAPPY")
+#: The settings of the Hypothesis tests over whole entries (each example encodes one).
+SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 # protobuf strings are UTF-8: no lone surrogates.
 text = st.text(st.characters(exclude_categories=("Cs",)), max_size=12)
@@ -52,3 +55,10 @@ def metadata(compression: str = "NONE", batched: bool = True) -> st.SearchStrate
         encrypted=st.just(False),
         extra=st.just(b""),
     )
+
+
+@st.composite
+def batches(draw: st.DrawFn) -> tuple[BatchMetadata, tuple[BatchMessage, ...]]:
+    """A batched entry's metadata, with any codec, and up to six messages."""
+    meta = draw(metadata(draw(st.sampled_from(CODECS))))
+    return meta, tuple(draw(st.lists(messages(), max_size=6)))

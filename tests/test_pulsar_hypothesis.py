@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from msgfilter.pulsar import (
@@ -17,16 +17,7 @@ from msgfilter.pulsar import (
     rebatch_entry,
 )
 
-from pulsar_strategies import CODECS, messages, metadata
-
-SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-
-
-@st.composite
-def batches(draw: st.DrawFn) -> tuple[object, tuple[BatchMessage, ...]]:
-    codec = draw(st.sampled_from(CODECS))
-    meta = draw(metadata(codec))
-    return meta, tuple(draw(st.lists(messages(), max_size=6)))
+from pulsar_strategies import CODECS, SETTINGS, batches, messages, metadata
 
 
 @SETTINGS
