@@ -221,8 +221,16 @@ def _eager_test(f: Filter) -> Callable[..., bool]:
 
 # A typed evaluator's answers for a sequence (True / False) are these codes as they are.
 _SUBSCRIPTION_MISS, _MATCH, _CONSUMER_MISS, _ERROR = range(4)
-_CODES = bytes(range(4))
-_ACCEPT, _REJECT = FilterResult.ACCEPT, FilterResult.REJECT
+#: bytes.translate tables from those codes to `EntryDecision` marks, per reject action:
+#: _SUBSCRIPTION_MISS and _ERROR are REJECT, _MATCH ACCEPT, _CONSUMER_MISS the action.
+_MARKS_OF_CODES = {
+    action: bytes.maketrans(
+        bytes(range(4)),
+        bytes(RESULTS.index(r) for r in (FilterResult.REJECT, FilterResult.ACCEPT, action,
+                                         FilterResult.REJECT)),
+    )
+    for action in RESULTS
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -412,11 +420,8 @@ class JmsSelectorFilter(EntryFilter):
         whole = entry.is_batch and self.config.batch_mode is not BatchMode.EXACT
         codes = plan.judge_all(entry.messages, reads.destination, batch=whole, reads=reads)
         if not whole:
-            # Codes to marks in C: _SUBSCRIPTION_MISS, _MATCH, _CONSUMER_MISS, _ERROR are
-            # REJECT, ACCEPT, the reject action, REJECT.
-            reject, accept, action = (RESULTS.index(r) for r in (_REJECT, _ACCEPT, plan.reject))
-            to_marks = bytes.maketrans(_CODES, bytes((reject, accept, action, reject)))
-            return decision_of_marks(bytes(codes).translate(to_marks))
+            # Codes to marks in C.
+            return decision_of_marks(bytes(codes).translate(_MARKS_OF_CODES[plan.reject]))
         return EntryDecision.uniform(self._batch_result(codes, plan, reads.raised), entry.size)
 
     def consumer_filter(self, context: FilterContext) -> ConsumerFilter:
