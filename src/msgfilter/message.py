@@ -49,14 +49,7 @@ class Message:
         object.__setattr__(self, "headers", MappingProxyType(heads))
         object.__setattr__(self, "tags", tags)
         object.__setattr__(self, "keys", keys_t)
-        if heads or tags is not None or keys_t:
-            merged: dict[str, object] = {**props, **heads}
-            if tags is not None:
-                merged.setdefault(TAGS_PROPERTY, tags)
-            if keys_t:
-                merged.setdefault(KEYS_PROPERTY, " ".join(keys_t))
-        else:
-            merged = props  # as in `_adopt`
+        merged = _view_of(props, heads, tags, keys_t)
         object.__setattr__(self, "view", MappingProxyType(merged))
         object.__setattr__(self, "_props", props)
         object.__setattr__(self, "_heads", heads)
@@ -79,23 +72,31 @@ class Message:
         # `properties`, `headers` and `view` are made when first read (LazySlot below).
         _set_tags(self, None)
         _set_keys(self, keys)
-        if heads or keys:
-            merged = {**props, **heads}
-            if keys:
-                merged.setdefault(KEYS_PROPERTY, " ".join(keys))
-        else:
-            # Nothing to merge: the view is the properties dict itself (neither is ever
-            # written), one dict less per message for an evaluator to bring into cache;
-            # and every message without headers shares one empty dict.
-            merged = props
-            heads = _NO_HEADERS
         _set_props(self, props)
-        _set_heads(self, heads)
-        _set_merged(self, merged)
+        _set_heads(self, heads or _NO_HEADERS)
+        _set_merged(self, _view_of(props, heads, None, keys))
         return self
 
 
-#: The headers of every message that has none (never written, like all these dicts).
+def _view_of(
+    props: dict[str, object], heads: dict[str, object], tags: str | None, keys: tuple[str, ...]
+) -> dict[str, object]:
+    """The dict a filter reads: the properties, the headers over them, then TAGS and KEYS
+    where neither has that name. With nothing to merge, the properties dict itself (none
+    of these dicts is ever written): one dict less per message for an evaluator to bring
+    into cache."""
+    if not heads and tags is None and not keys:
+        return props
+    merged = {**props, **heads}
+    if tags is not None:
+        merged.setdefault(TAGS_PROPERTY, tags)
+    if keys:
+        merged.setdefault(KEYS_PROPERTY, " ".join(keys))
+    return merged
+
+
+#: The headers of every message that has none (never written, like all these dicts):
+#: messages without headers share it.
 _NO_HEADERS: dict[str, object] = {}
 
 # The slot setters of Message's fields (its frozen __setattr__ refuses writes): calling
