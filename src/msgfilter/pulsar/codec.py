@@ -341,8 +341,10 @@ def _messages(
                 if bytes in map(type, props.values()):
                     props = {k: _text(v) if isinstance(v, bytes) else v for k, v in props.items()}
             except UnicodeDecodeError:
-                # A key that is not UTF-8 (the pairs hold it as protobuf gives it: bytes).
-                props = {_text(k): _text(v) for k, v in message.properties}
+                # A key that is not UTF-8 (the map cannot hold it): built from the pairs,
+                # as BatchMessage.to_message builds it.
+                filtered.append(message.to_message())
+                continue
             # An absent event_time reads 0, which pulsar_message takes as no value.
             filtered.append(adopted_pulsar_message(
                 props, None if key is None else _text(key), s.event_time, sequence_id
