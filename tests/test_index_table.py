@@ -85,11 +85,7 @@ def test_arrow_path_for_many_candidate_rows() -> None:
     idx = build()
     data = table()
     with idx._lock:
-        state = IndexState(
-            idx._entry_candidates, idx._stores, idx._tags, idx._entries,
-            list(idx._everything.values()), list(idx._matches_all.values()),
-            list(idx._keys), None,
-        )
+        state = idx._table_state()
         got = match_table(data, DEFAULT_LAYOUT, state, columnar_rows=1)
     pairs = list(zip(got.column("row").to_pylist(), got.column("key").to_pylist(), strict=True))
     assert pairs == expected(idx, data, DEFAULT_LAYOUT)
@@ -206,11 +202,7 @@ def per_row(idx: SubscriptionIndex, data: Any, layout: Layout) -> list[tuple[int
 
 
 def state_of(idx: SubscriptionIndex) -> IndexState:
-    return IndexState(
-        idx._entry_candidates, idx._stores, idx._tags, idx._entries,
-        list(idx._everything.values()), list(idx._matches_all.values()),
-        list(idx._keys), idx._names(),
-    )
+    return idx._table_state()
 
 
 LAYOUTS = [

@@ -34,9 +34,9 @@ if TYPE_CHECKING:
 
     Ints = NDArray[np.int64]
 
-#: What the index gives for one message: the entries that may match, and whether every
-#: one of them must be verified.
-Candidates = Callable[[Any], tuple[Iterable[Entry], bool]]
+#: What the index gives for one message: the entries that match it (the index decided
+#: them), and those whose filter must decide.
+Candidates = Callable[[Any], tuple[Iterable[Entry], Iterable[Entry]]]
 
 #: From this many candidate rows on, a filter with an Arrow plan is evaluated with Arrow
 #: kernels (one plan call costs about as much as this many `matches` calls).
@@ -117,7 +117,7 @@ def match_table(
             continue
         entry = state.entries[int(numbers[start])]
         at = rows[start:stop]
-        if len(entry.plan.probes) > 1:
+        if entry.plan is None or len(entry.plan.probes) > 1:
             # Only an entry with several probes can be found twice for one row.
             at = _distinct(at)
         if entry.exact:
@@ -283,12 +283,12 @@ def _row_by_row(batch: _Batch, at: Ints, state: IndexState) -> list[tuple[Ints, 
     found: dict[int, list[int]] = {}
     by_number: dict[int, Entry] = {}
     for row, message in zip(at.tolist(), batch.messages(at), strict=True):
-        maybe, verify_all = state.candidates(message)
-        chosen = list(maybe)
-        if not verify_all:
-            chosen.extend(state.matches_all)
-        for entry in chosen:
-            if (entry.exact and not verify_all) or entry.matches(message):
+        decided, verify = state.candidates(message)
+        for entry in decided:
+            found.setdefault(entry.number, []).append(row)
+            by_number[entry.number] = entry
+        for entry in verify:
+            if entry.matches(message):
                 found.setdefault(entry.number, []).append(row)
                 by_number[entry.number] = entry
     return [(np.asarray(rows, np.int64), by_number[n]) for n, rows in found.items()]

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..filter import Filter
+from .clauses import ClausePlan
 from .keys import Plan
 
 
@@ -16,16 +17,20 @@ class Entry:
 
     number: int
     filter: Filter
-    plan: Plan
+    clauses: ClausePlan
     shared: Shared
     text_key: tuple[str, str, type]
     keys: dict[Hashable, None] = field(default_factory=dict)
-    #: `plan.exact` and `filter.matches`, one attribute away for the hot loop.
-    exact: bool = field(init=False)
+    #: The member number of each clause in the clause tables.
+    members: tuple[int, ...] = ()
+    #: `filter.matches`, one attribute away for the hot loop.
     matches: Callable[[Any], bool] = field(init=False)
+    #: The single-probe plan `match_table` reads (`keys.plan`), made when first needed,
+    #: and `plan.exact` beside it.
+    plan: Plan | None = None
+    exact: bool = False
 
     def __post_init__(self) -> None:
-        self.exact = self.plan.exact
         self.matches = self.filter.matches
 
 

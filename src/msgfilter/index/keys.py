@@ -125,7 +125,7 @@ def plan(f: Filter, estimate: Estimate = static_estimate) -> Plan:
         return Plan(everything=True, exact=True, reason="empty selector (matches every message)")
     if f.model in JAVA_TYPED and f.convert_strings:
         return Plan(everything=True, reason=f"{f.model.value} convert_string_expressions")
-    kind = _PLANNERS.get(f.model)
+    kind = PLANNERS.get(f.model)
     planner = None if kind is None else kind(f.model, estimate)
     if planner is None:
         return Plan(everything=True, reason=f"{f.model.value}: no index rules")
@@ -167,7 +167,7 @@ Found = tuple[tuple[Probe, ...], bool, str]
 _RANK = {"compound": 0, "equality": 1, "IN": 2, "prefix": 3, "range": 4, "IS NOT NULL": 5}
 
 
-class _Planner:
+class Planner:
     """The index rules of one value model."""
 
     def __init__(self, model: ValueModel, estimate: Estimate = static_estimate) -> None:
@@ -310,7 +310,7 @@ def _sides(node: n.Compare) -> tuple[str, str, n.Expr, bool] | None:
     return None
 
 
-class _JmsPlanner(_Planner):
+class _JmsPlanner(Planner):
     def compare(self, node: n.Compare) -> Found | None:
         sides = _sides(node)
         if sides is None:
@@ -388,7 +388,7 @@ class _JmsPlanner(_Planner):
         return (Present(min(names)),), False, "IS NOT NULL"
 
 
-class _RocketMQPlanner(_Planner):
+class _RocketMQPlanner(Planner):
     def compare(self, node: n.Compare) -> Found | None:
         sides = _sides(node)
         if sides is None or sides[0] != "=":
@@ -426,7 +426,7 @@ def _converts(probe: Probe) -> bool:
     return any(k in (c.INTEGER, c.DOUBLE) for k in kinds)
 
 
-class _ActiveMQPlanner(_Planner):
+class _ActiveMQPlanner(Planner):
     exact_strings = False
 
     def compare(self, node: n.Compare) -> Found | None:
@@ -470,7 +470,7 @@ class _ArtemisPlanner(_ActiveMQPlanner):
         return super().condition(node)
 
 
-_PLANNERS: dict[ValueModel, type[_Planner]] = {
+PLANNERS: dict[ValueModel, type[Planner]] = {
     ValueModel.JMS: _JmsPlanner,
     ValueModel.ROCKETMQ: _RocketMQPlanner,
     ValueModel.ACTIVEMQ: _ActiveMQPlanner,

@@ -13,11 +13,13 @@ from ..errors import FilterError
 from ..filter import Filter
 from ..semantics.model import ValueModel
 from ..tables import DEFAULT_LAYOUT, Layout
+from .clause_store import ClauseStore
+from .clauses import ClausePlan, plan_clauses
 from .columnar import IndexState, match_table
 from .entries import Entry, Shared
 from .explain import explain
-from .keys import AnyTag, Estimate, Tag, plan, static_estimate
-from .store import SelectorStore, TagStore, view_of
+from .legacy import TablePostings
+from .store import TagStore, view_of
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -44,8 +46,10 @@ class SubscriptionIndex:
         self._by_filter: dict[Shared, Entry] = {}
         self._by_text: dict[tuple[str, str, type], Entry] = {}
         self._next = 0
-        self._stores: dict[ValueModel, SelectorStore] = {}
+        self._stores: dict[ValueModel, ClauseStore] = {}
         self._tags = TagStore()
+        self._members = 0
+        self._table: TablePostings | None = None     # made by the first match_table
         self._everything: dict[int, Entry] = {}      # no probe: checked per message
         self._matches_all: dict[int, Entry] = {}     # no probe, exact: every message
 
@@ -77,12 +81,12 @@ class SubscriptionIndex:
         with self._lock:
             entry = self._by_text.get(text_key)
         shared = Shared(compiled) if entry is None else None
-        found = None
+        found: ClausePlan | None = None
         if shared is not None:
             with self._lock:
                 entry = self._by_filter.get(shared)
             if entry is None:
-                found = plan(compiled, self._estimator(compiled))
+                found = plan_clauses(compiled)
         with self._lock:
             if self._keys.get(key) is entry and entry is not None:
                 return
@@ -93,9 +97,7 @@ class SubscriptionIndex:
             entry = self._by_text.get(text_key) or self._by_filter.get(shared)
             if entry is None:
                 entry = Entry(
-                    self._next, compiled, found or plan(compiled, self._estimator(compiled)),
-                    shared, text_key,
-                )
+                    self._next, compiled, found or plan_clauses(compiled), shared, text_key)
                 self._next += 1
                 self._attach(entry)
             entry.keys[key] = None
@@ -110,29 +112,29 @@ class SubscriptionIndex:
                 raise KeyError(key)
             self._detach(key)
 
-    def _estimator(self, compiled: Filter) -> Estimate:
-        store = self._stores.get(compiled.model)
-        # Read without the lock: a stale statistic only changes which key is chosen.
-        return static_estimate if store is None else store.estimate
-
     def _attach(self, entry: Entry) -> None:
         self._entries[entry.number] = entry
         self._by_filter[entry.shared] = entry
         self._by_text[entry.text_key] = entry
-        p = entry.plan
+        if self._table is not None:
+            self._table.attach(entry)
+        p = entry.clauses
         if p.never:
             return
         if p.everything:
             (self._matches_all if p.exact else self._everything)[entry.number] = entry
             return
-        for probe in p.probes:
-            if isinstance(probe, Tag | AnyTag):
-                self._tags.add(probe, entry.number)
-            else:
-                store = self._stores.get(entry.filter.model)
-                if store is None:
-                    store = self._stores[entry.filter.model] = SelectorStore(entry.filter.model)
-                store.add(probe, entry.number)
+        for probe in p.tags:
+            self._tags.add(probe, entry.number)
+        if p.clauses:
+            store = self._stores.get(entry.filter.model)
+            if store is None:
+                store = self._stores[entry.filter.model] = ClauseStore(entry.filter.model)
+            members = range(self._members, self._members + len(p.clauses))
+            self._members += len(p.clauses)
+            entry.members = tuple(members)
+            for clause, member in zip(p.clauses, members, strict=True):
+                store.add(clause, member, entry.number)
 
     def _detach(self, key: Hashable) -> None:
         entry = self._keys.pop(key, None)
@@ -145,19 +147,21 @@ class SubscriptionIndex:
         del self._entries[entry.number]
         del self._by_filter[entry.shared]
         del self._by_text[entry.text_key]
-        p = entry.plan
+        if self._table is not None:
+            self._table.detach(entry)
+        p = entry.clauses
         self._everything.pop(entry.number, None)
         self._matches_all.pop(entry.number, None)
         if p.never or p.everything:
             return
-        for probe in p.probes:
-            if isinstance(probe, Tag | AnyTag):
-                self._tags.remove(probe, entry.number)
-            else:
-                store = self._stores[entry.filter.model]
-                store.remove(probe, entry.number)
-                if not store:
-                    del self._stores[entry.filter.model]
+        for probe in p.tags:
+            self._tags.remove(probe, entry.number)
+        if p.clauses:
+            store = self._stores[entry.filter.model]
+            for clause, member in zip(p.clauses, entry.members, strict=True):
+                store.remove(clause, member, entry.number)
+            if not store:
+                del self._stores[entry.filter.model]
 
     # -- questions -------------------------------------------------------------------------
 
@@ -208,11 +212,19 @@ class SubscriptionIndex:
         (by the rules of `layout`, as `msgfilter.arrow`) each key's filter matches:
         columns `row` (int64) and `key`, sorted by row then by the keys' insertion order."""
         with self._lock:
-            return match_table(table, layout, IndexState(
-                self._entry_candidates, self._stores, self._tags, self._entries,
-                list(self._everything.values()), list(self._matches_all.values()),
-                list(self._keys), self._names(),
-            ))
+            return match_table(table, layout, self._table_state())
+
+    def _table_state(self) -> IndexState:
+        """What `match_table` reads (with the lock held): the single-probe postings,
+        made on first use and kept in step after."""
+        if self._table is None:
+            self._table = TablePostings(list(self._entries.values()))
+        table = self._table
+        return IndexState(
+            self._entry_candidates, table.stores, self._tags, self._entries,
+            list(table.everything.values()), list(table.matches_all.values()),
+            list(self._keys), self._names(),
+        )
 
     def _names(self) -> frozenset[str] | None:
         """Every name the filters read; None when one reads names not known in advance
@@ -229,51 +241,53 @@ class SubscriptionIndex:
         with self._lock:
             return explain(list(self._entries.values()), self._dialect)
 
-    def _entry_candidates(self, message: Any) -> tuple[Iterable[Entry], bool]:
-        """Entries that may match, and whether every one must be verified (with the lock
-        held)."""
+    def _entry_candidates(self, message: Any) -> tuple[list[Entry], list[Entry]]:
+        """The entries the index decides `message` matches, and those its filter must
+        decide (with the lock held; `match_table`'s per-row path)."""
         entries = self._entries
         try:
-            found: list[Iterable[int]] = []
-            if self._stores:
-                view = view_of(message)
-                for store in self._stores.values():
-                    store.candidates(view, found)
-            if self._tags:
-                self._tags.candidates(message, found)
+            decided, verify = self._lookup(message)
         except Exception:  # an odd message (its get or items raised): check every filter
-            return list(entries.values()), True
-        if not found:
-            numbers: Iterable[int] = ()
-        elif len(found) == 1:
-            numbers = found[0]
-        else:
-            numbers = set().union(*found)
-        chosen = [entries[i] for i in numbers]
-        if self._everything:
-            chosen.extend(self._everything.values())
-        return chosen, False
+            return [], list(entries.values())
+        verify -= decided
+        verify.update(self._everything)
+        decided.update(self._matches_all)
+        return [entries[i] for i in decided], [entries[i] for i in verify]
+
+    def _lookup(self, message: Any) -> tuple[set[int], set[int]]:
+        """Entry numbers an exact clause or tag proves TRUE, and those to verify."""
+        decided: set[int] = set()
+        verify: set[int] = set()
+        if self._stores:
+            view = view_of(message)
+            for store in self._stores.values():
+                store.candidates(view, decided, verify)
+        if self._tags:
+            found: list[Iterable[int]] = []
+            self._tags.candidates(message, found)
+            entries = self._entries
+            for numbers in found:
+                for number in numbers:
+                    if entries[number].clauses.tags_exact:
+                        decided.add(number)
+                    else:
+                        verify.add(number)
+        return decided, verify
 
     def _match_entries(self, message: Any) -> list[Hashable]:
-        """The keys matching `message` (with the lock held): `_entry_candidates` inlined,
-        as this is the hot path."""
+        """The keys matching `message` (with the lock held)."""
         entries = self._entries
-        found: list[Iterable[int]] = []
         try:
-            if self._stores:
-                view = view_of(message)
-                for store in self._stores.values():
-                    store.candidates(view, found)
-            if self._tags:
-                self._tags.candidates(message, found)
+            decided, verify = self._lookup(message)
         except Exception:  # an odd message (its get or items raised): check every filter
             return [k for e in list(entries.values()) if e.matches(message) for k in e.keys]
         keys: list[Hashable] = []
-        if found:
-            numbers = found[0] if len(found) == 1 else set().union(*found)
-            for number in numbers:
+        for number in decided:
+            keys.extend(entries[number].keys)
+        for number in verify:
+            if number not in decided:
                 entry = entries[number]
-                if entry.exact or entry.matches(message):
+                if entry.matches(message):
                     keys.extend(entry.keys)
         for entry in self._everything.values():
             if entry.matches(message):

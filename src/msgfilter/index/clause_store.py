@@ -1,0 +1,584 @@
+"""The clause tables of one value model, and the look-up of one message's candidates.
+
+Clauses alike (the same identifiers, filed the same way: their `signature`) share one
+`Cluster`: a hash table from the tuple of their hashed keys (an IN expands to one tuple
+per value) to a `Bucket` of the clauses filed there. A message is looked up once per
+cluster: the keys of its values for the cluster's identifiers (computed once per message
+and identifier), their combinations, one dict look-up each. A bucket's clauses with
+numeric bounds are then tested against the message's numbers: in a Python loop while the
+bucket is small, with numpy over a sorted snapshot of the bounds once it is not (a
+snapshot is rebuilt lazily, and clauses added or removed since it was taken are tested
+beside it until there are enough of them to make a rebuild worth it).
+
+Every look-up returns entry numbers in two sets: `decided` (an exact clause hit: the
+filter is TRUE) and `verify` (the filter's evaluator decides).
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Callable, Iterable, Mapping
+from itertools import product
+from typing import Any
+
+from ..semantics.model import ValueModel
+from . import canonical as c
+from .clauses import EQ, PREFIX, Atom, Clause
+
+#: A bucket with more bounded clauses than this tests them with numpy.
+VECTOR_FROM = 48
+
+Member = tuple[int, bool, tuple[float, ...]]
+Component = tuple[str, str]
+
+
+def atom_keys(atom: Atom) -> tuple[object, ...]:
+    """What an atom is filed under: its keys, its prefix, or True for presence."""
+    if atom.kind == EQ or atom.kind == PREFIX:
+        return atom.keys
+    return (True,)
+
+
+def number(value: Any) -> float | None:
+    """A message value among numeric bounds, as the jms evaluator compares it: an int
+    as its double (an int beyond the double range raises OverflowError, which sends the
+    message to the careful path), a float itself, NaN and anything else nowhere."""
+    cls = type(value)
+    if cls is float:
+        return value if value == value else None
+    if cls is int:
+        return float(value)
+    return None
+
+
+class Bucket:
+    """The clauses filed under one key of a cluster."""
+
+    __slots__ = ("_snapshot", "exact", "inexact", "members", "pending", "removed")
+
+    def __init__(self) -> None:
+        self.members: dict[int, Member] = {}
+        #: Clauses without bounds, by entry number (a count: an entry may file two).
+        self.exact: Counter[int] = Counter()
+        self.inexact: Counter[int] = Counter()
+        self._snapshot: _Snapshot | None = None
+        self.pending: dict[int, Member] = {}
+        self.removed: set[int] = set()
+
+    def add(self, member_id: int, member: Member) -> None:
+        if not member[2]:
+            (self.exact if member[1] else self.inexact)[member[0]] += 1
+            return
+        self.members[member_id] = member
+        if self._snapshot is not None:
+            self.pending[member_id] = member
+
+    def remove(self, member_id: int, member: Member) -> None:
+        if not member[2]:
+            table = self.exact if member[1] else self.inexact
+            table[member[0]] -= 1
+            if not table[member[0]]:
+                del table[member[0]]
+            return
+        del self.members[member_id]
+        if self.pending.pop(member_id, None) is None and self._snapshot is not None:
+            self.removed.add(member_id)
+
+    def __bool__(self) -> bool:
+        return bool(self.members or self.exact or self.inexact)
+
+    def hits(self, xs: tuple[float, ...], decided: set[int], verify: set[int]) -> None:
+        if self.exact:
+            decided.update(self.exact)
+        if self.inexact:
+            verify.update(self.inexact)
+        members = self.members
+        if not members:
+            return
+        if len(members) <= VECTOR_FROM:
+            _loop(members.values(), xs, decided, verify)
+            return
+        snapshot = self._snapshot
+        if snapshot is None or len(self.pending) + len(self.removed) > max(
+                16, len(members) // 8):
+            snapshot = self._snapshot = _Snapshot(members)
+            self.pending.clear()
+            self.removed.clear()
+        snapshot.hits(xs, self.removed, decided, verify)
+        if self.pending:
+            _loop(self.pending.values(), xs, decided, verify)
+
+
+def _loop(members: Iterable[Member], xs: tuple[float, ...], decided: set[int],
+          verify: set[int]) -> None:
+    if len(xs) == 1:
+        x = xs[0]
+        for entry, exact, b in members:
+            if b[0] <= x <= b[1]:
+                (decided if exact else verify).add(entry)
+    elif len(xs) == 2:
+        x, y = xs
+        for entry, exact, b in members:
+            if b[0] <= x <= b[1] and b[2] <= y <= b[3]:
+                (decided if exact else verify).add(entry)
+    else:
+        pairs = list(enumerate(xs))
+        for entry, exact, b in members:
+            if all(b[2 * i] <= x <= b[2 * i + 1] for i, x in pairs):
+                (decided if exact else verify).add(entry)
+
+
+class _Snapshot:
+    """A bucket's bounded clauses as numpy arrays, sorted on the one side of one
+    dimension that has the most finite bounds: a binary search leaves only the clauses
+    that side admits, and the other bounds are tested on those, vectorized."""
+
+    def __init__(self, members: dict[int, Member]) -> None:
+        import numpy as np
+
+        ids = list(members)
+        rows = list(members.values())
+        bounds = np.array([m[2] for m in rows], dtype=np.float64)
+        dims = bounds.shape[1] // 2
+        lows, highs = bounds[:, 0::2], bounds[:, 1::2]
+        finite_lows = np.isfinite(lows).sum(axis=0)
+        finite_highs = np.isfinite(highs).sum(axis=0)
+        best_low, best_high = int(finite_lows.argmax()), int(finite_highs.argmax())
+        self.by_low = bool(finite_lows[best_low] >= finite_highs[best_high])
+        self.dim = best_low if self.by_low else best_high
+        key = lows[:, self.dim] if self.by_low else -highs[:, self.dim]
+        order = np.argsort(key, kind="stable")
+        self.key = key[order]
+        self.lows = [np.ascontiguousarray(lows[order, d]) for d in range(dims)]
+        self.highs = [np.ascontiguousarray(highs[order, d]) for d in range(dims)]
+        self.ids = np.array(ids, dtype=np.int64)[order]
+        self.entries = np.array([m[0] for m in rows], dtype=np.int64)[order]
+        self.exact = np.array([m[1] for m in rows], dtype=bool)[order]
+
+    def hits(self, xs: tuple[float, ...], removed: set[int], decided: set[int],
+             verify: set[int]) -> None:
+        import numpy as np
+
+        x = xs[self.dim]
+        stop = int(self.key.searchsorted(x if self.by_low else -x, side="right"))
+        if not stop:
+            return
+        mask = None
+        for d, value in enumerate(xs):
+            tests = []
+            if d != self.dim or not self.by_low:
+                tests.append(self.lows[d][:stop] <= value)
+            if d != self.dim or self.by_low:
+                tests.append(self.highs[d][:stop] >= value)
+            for test in tests:
+                mask = test if mask is None else mask & test
+        chosen = np.flatnonzero(mask) if mask is not None else np.arange(stop)
+        if not len(chosen):
+            return
+        entries = self.entries[chosen].tolist()
+        exact = self.exact[chosen].tolist()
+        if removed:
+            ids = self.ids[chosen].tolist()
+            for entry, is_exact, member in zip(entries, exact, ids, strict=True):
+                if member not in removed:
+                    (decided if is_exact else verify).add(entry)
+            return
+        for entry, is_exact in zip(entries, exact, strict=True):
+            (decided if is_exact else verify).add(entry)
+
+
+class RangeTable:
+    """Clauses made only of numeric bounds (no hashed key narrows them), on any of the
+    model's identifiers, tested with numpy in a few calls per message however many such
+    clauses there are. Each clause is filed in one partition: the identifier and side
+    (low or high) of its most selective bound, judged by where that bound sits among the
+    same side's bounds of the other clauses (the clauses' thresholds stand in for the
+    messages' values, which the index does not see in advance). A partition is sorted
+    on that bound, so a binary search leaves only the clauses it admits; their other
+    bounds are then tested column by column. An identifier a clause does not bound is
+    [-inf, +inf]; one it bounds has a low of at least the lowest finite double, and a
+    message without the identifier reads -inf there, outside every bound on it. Clauses
+    added or removed since the partitions were built are tested beside them until a
+    rebuild is worth it."""
+
+    def __init__(self) -> None:
+        self.members: dict[int, RangeMember] = {}
+        self.uses: Counter[str] = Counter()
+        self._parts: list[_Partition] | None = None
+        self._names: list[str] = []
+        self.pending: dict[int, RangeMember] = {}
+        self.removed: set[int] = set()
+
+    def __bool__(self) -> bool:
+        return bool(self.members)
+
+    def add(self, member_id: int, entry: int, clause: Clause) -> None:
+        member = (entry, clause.exact, {b.ident: (b.low, b.high) for b in clause.bounds})
+        self.members[member_id] = member
+        for bound in clause.bounds:
+            self.uses[bound.ident] += 1
+        if self._parts is not None:
+            self.pending[member_id] = member
+
+    def remove(self, member_id: int, clause: Clause) -> None:
+        del self.members[member_id]
+        for bound in clause.bounds:
+            _step(self.uses, bound.ident, -1)
+        if self.pending.pop(member_id, None) is None and self._parts is not None:
+            self.removed.add(member_id)
+
+    def hits(self, values: Mapping[str, object], decided: set[int], verify: set[int]) -> None:
+        members = self.members
+        if len(members) <= VECTOR_FROM:
+            _loop_named(members.values(), values, decided, verify)
+            return
+        parts = self._parts
+        if parts is None or len(self.pending) + len(self.removed) > max(
+                16, len(members) // 8):
+            self._names = sorted(self.uses)
+            parts = self._parts = _partitions(members, self._names)
+            self.pending.clear()
+            self.removed.clear()
+        xs: list[float] = []
+        for name in self._names:
+            x = number(values.get(name))
+            if x == -math.inf:
+                # A message's -inf would read as "absent" here: the careful path takes it.
+                raise OverflowError("-inf among bounded values")
+            xs.append(-math.inf if x is None else x)
+        for part in parts:
+            part.hits(xs, self.removed, decided, verify)
+        if self.pending:
+            _loop_named(self.pending.values(), values, decided, verify)
+
+
+RangeMember = tuple[int, bool, dict[str, tuple[float, float]]]
+
+
+def _loop_named(members: Iterable[RangeMember], values: Mapping[str, object],
+                decided: set[int], verify: set[int]) -> None:
+    numbers: dict[str, float | None] = {}
+    for entry, exact, bounds in members:
+        for name, (low, high) in bounds.items():
+            if name in numbers:
+                x = numbers[name]
+            else:
+                x = numbers[name] = number(values.get(name))
+            if x is None or not low <= x <= high:
+                break
+        else:
+            (decided if exact else verify).add(entry)
+
+
+#: The lowest finite double: the low of a bounded column, so that a message without
+#: the identifier (read as -inf) is outside every bound on it.
+_LOWEST = -1.7976931348623157e308
+
+
+def _partitions(members: dict[int, RangeMember], names: list[str]) -> list[_Partition]:
+    """The members split by their most selective bound (see `RangeTable`)."""
+    import numpy as np
+
+    columns = {name: i for i, name in enumerate(names)}
+    lows: dict[str, list[float]] = {name: [] for name in names}
+    highs: dict[str, list[float]] = {name: [] for name in names}
+    for _, _, bounds in members.values():
+        for name, (low, high) in bounds.items():
+            if low != -math.inf:
+                lows[name].append(low)
+            if high != math.inf:
+                highs[name].append(high)
+    ranked_lows = {k: np.sort(np.array(v)) for k, v in lows.items()}
+    ranked_highs = {k: np.sort(np.array(v)) for k, v in highs.items()}
+    groups: dict[tuple[int, bool], list[int]] = {}
+    for member_id, (_, _, bounds) in members.items():
+        best, best_score = (0, True), -1.0
+        for name, (low, high) in bounds.items():
+            # The share of the other lows below this one: a high threshold among low
+            # ones admits few messages (and likewise for highs, mirrored).
+            for by_low, value, ranked in ((True, low, ranked_lows[name]),
+                                          (False, high, ranked_highs[name])):
+                if not math.isfinite(value) or not len(ranked):
+                    continue
+                below = int(np.searchsorted(ranked, value)) / len(ranked)
+                score = below if by_low else 1.0 - below
+                if math.isfinite(low) and math.isfinite(high):
+                    score += 1.0  # two-sided: narrow whatever the threshold
+                if score > best_score:
+                    best, best_score = (columns[name], by_low), score
+        groups.setdefault(best, []).append(member_id)
+    return [_Partition(members, ids, columns, col, by_low)
+            for (col, by_low), ids in groups.items()]
+
+
+class _Partition:
+    """Clauses sorted on one side of one column: the ones a message's value admits on
+    it are a prefix."""
+
+    def __init__(self, members: dict[int, RangeMember], ids: list[int],
+                 columns: dict[str, int], column: int, by_low: bool) -> None:
+        import numpy as np
+
+        width, count = len(columns), len(ids)
+        lows = np.full((width, count), -math.inf)
+        highs = np.full((width, count), math.inf)
+        for row, member_id in enumerate(ids):
+            for name, (low, high) in members[member_id][2].items():
+                lows[columns[name], row] = max(low, _LOWEST)
+                highs[columns[name], row] = high
+        self.column, self.by_low = column, by_low
+        self.ids = np.array(ids, dtype=np.int64)
+        self.entries = np.array([members[i][0] for i in ids], dtype=np.int64)
+        self.exact = np.array([members[i][1] for i in ids], dtype=bool)
+        key = lows[column] if by_low else -highs[column]
+        order = np.argsort(key, kind="stable")
+        self.key = np.ascontiguousarray(key[order])
+        self.ids, self.entries, self.exact = self.ids[order], self.entries[order], \
+            self.exact[order]
+        used_low = [c for c in range(width) if np.isfinite(lows[c]).any()]
+        used_high = [c for c in range(width) if np.isfinite(highs[c]).any()]
+        self.lows = [(c, np.ascontiguousarray(lows[c][order])) for c in used_low]
+        self.highs = [(c, np.ascontiguousarray(highs[c][order])) for c in used_high]
+
+    def hits(self, xs: list[float], removed: set[int], decided: set[int],
+             verify: set[int]) -> None:
+        import numpy as np
+
+        x = xs[self.column]
+        stop = int(self.key.searchsorted(x if self.by_low else -x, side="right"))
+        if not stop:
+            return
+        inside = None
+        for col, column in self.lows:
+            test = column[:stop] <= xs[col]
+            inside = test if inside is None else inside & test
+        for col, column in self.highs:
+            test = column[:stop] >= xs[col]
+            inside = test if inside is None else inside & test
+        chosen = inside.nonzero()[0] if inside is not None else np.arange(stop)
+        if not len(chosen):
+            return
+        entries = self.entries[chosen].tolist()
+        exact = self.exact[chosen].tolist()
+        if removed:
+            ids = self.ids[chosen].tolist()
+            for entry, is_exact, member in zip(entries, exact, ids, strict=True):
+                if member not in removed:
+                    (decided if is_exact else verify).add(entry)
+            return
+        for entry, is_exact in zip(entries, exact, strict=True):
+            (decided if is_exact else verify).add(entry)
+
+
+class Cluster:
+    """Clauses of one signature: filed under the tuple of their atoms' keys."""
+
+    __slots__ = ("buckets", "components", "dims", "size")
+
+    def __init__(self, components: tuple[Component, ...], dims: tuple[str, ...]) -> None:
+        self.components = components
+        self.dims = dims
+        self.buckets: dict[object, Bucket] = {}
+        self.size = 0
+
+    def keys_of(self, clause: Clause) -> list[object]:
+        """The bucket keys a clause is filed under (an IN: one per value)."""
+        lists = [atom_keys(a) for a in clause.atoms]
+        if len(lists) == 1:
+            return list(dict.fromkeys(lists[0]))
+        return list(dict.fromkeys(product(*lists)))
+
+
+class ClauseStore:
+    """The clauses of one SQL value model's filters, and their look-up."""
+
+    def __init__(self, model: ValueModel) -> None:
+        self.model = model
+        self.clusters: dict[tuple[tuple[Component, ...], tuple[str, ...]], Cluster] = {}
+        self._order: list[Cluster] = []
+        self.ranges = RangeTable()
+        self.idents: Counter[str] = Counter()
+        self.kinds: dict[str, Counter[str]] = {}
+        self.lengths: dict[str, Counter[int]] = {}
+        self.sorted_lengths: dict[str, tuple[int, ...]] = {}
+        self.size = 0
+        if model is ValueModel.JMS:
+            self._value: Callable[[Any], object | None] = c.jms_value
+            self._text: Callable[[Any], str | None] = c.jms_text
+        elif model is ValueModel.ROCKETMQ:
+            self._text = c.rocketmq_text
+        else:
+            self._value = c.activemq_text
+            self._text = c.activemq_text
+        self._rocketmq = model is ValueModel.ROCKETMQ
+
+    def __bool__(self) -> bool:
+        return self.size > 0
+
+    # -- changes -------------------------------------------------------------------------
+
+    def add(self, clause: Clause, member_id: int, entry: int) -> None:
+        if not clause.atoms:
+            self.ranges.add(member_id, entry, clause)
+            self.size += 1
+            self._count(clause, 1)
+            return
+        cluster = self._cluster(clause, create=True)
+        member: Member = (entry, clause.exact, _flat(clause))
+        for key in cluster.keys_of(clause):
+            bucket = cluster.buckets.get(key)
+            if bucket is None:
+                bucket = cluster.buckets[key] = Bucket()
+            bucket.add(member_id, member)
+        cluster.size += 1
+        self.size += 1
+        self._count(clause, 1)
+
+    def remove(self, clause: Clause, member_id: int, entry: int) -> None:
+        if not clause.atoms:
+            self.ranges.remove(member_id, clause)
+            self.size -= 1
+            self._count(clause, -1)
+            return
+        cluster = self._cluster(clause, create=False)
+        member: Member = (entry, clause.exact, _flat(clause))
+        for key in cluster.keys_of(clause):
+            bucket = cluster.buckets[key]
+            bucket.remove(member_id, member)
+            if not bucket:
+                del cluster.buckets[key]
+        cluster.size -= 1
+        self.size -= 1
+        if not cluster.size:
+            del self.clusters[(cluster.components, cluster.dims)]
+            self._order.remove(cluster)
+        self._count(clause, -1)
+
+    def _cluster(self, clause: Clause, *, create: bool) -> Cluster:
+        signature = clause.signature
+        cluster = self.clusters.get(signature)
+        if cluster is None:
+            if not create:  # pragma: no cover - a clause is removed as it was added
+                raise KeyError(signature)
+            cluster = self.clusters[signature] = Cluster(*signature)
+            self._order.append(cluster)
+        return cluster
+
+    def _count(self, clause: Clause, step: int) -> None:
+        for atom in clause.atoms:
+            _step(self.idents, atom.ident, step)
+            if atom.kind == EQ and self._rocketmq:
+                kinds = self.kinds.setdefault(atom.ident, Counter())
+                for kind in set(atom.kinds):
+                    _step(kinds, kind, step)
+                if not kinds:
+                    del self.kinds[atom.ident]
+            elif atom.kind == PREFIX:
+                lengths = self.lengths.setdefault(atom.ident, Counter())
+                _step(lengths, len(str(atom.keys[0])), step)
+                if lengths:
+                    self.sorted_lengths[atom.ident] = tuple(sorted(lengths))
+                else:
+                    del self.lengths[atom.ident], self.sorted_lengths[atom.ident]
+        for bound in clause.bounds:
+            _step(self.idents, bound.ident, step)
+
+    # -- look-up -------------------------------------------------------------------------
+
+    def candidates(self, view: Mapping[str, object], decided: set[int],
+                   verify: set[int]) -> None:
+        """Add to `decided` the entries an exact clause proves TRUE for `view`, and to
+        `verify` those whose evaluator must decide."""
+        idents = self.idents
+        get = view.get
+        values: dict[str, object] = {}
+        if len(view) < len(idents) and type(view) is dict:
+            for name in view:
+                if name in idents:
+                    value = get(name)
+                    if value is not None:
+                        values[name] = value
+        else:
+            for name in idents:
+                value = get(name)
+                if value is not None:
+                    values[name] = value
+        if not values:
+            return
+        if self.ranges:
+            self.ranges.hits(values, decided, verify)
+        memo: dict[Component, list[object]] = {}
+        numbers: dict[str, float | None] = {}
+        for cluster in self._order:
+            lists: list[list[object]] = []
+            for component in cluster.components:
+                found = memo.get(component)
+                if found is None:
+                    found = memo[component] = self._keys(component, values)
+                if not found:
+                    break
+                lists.append(found)
+            else:
+                xs: tuple[float, ...] = ()
+                if cluster.dims:
+                    got = []
+                    for name in cluster.dims:
+                        if name in numbers:
+                            x = numbers[name]
+                        else:
+                            x = numbers[name] = number(values.get(name))
+                        if x is None:
+                            break
+                        got.append(x)
+                    else:
+                        xs = tuple(got)
+                    if not xs:
+                        continue
+                buckets = cluster.buckets
+                if len(lists) == 1:
+                    for key in lists[0]:
+                        bucket = buckets.get(key)
+                        if bucket is not None:
+                            bucket.hits(xs, decided, verify)
+                else:
+                    for combo in product(*lists):
+                        bucket = buckets.get(combo)
+                        if bucket is not None:
+                            bucket.hits(xs, decided, verify)
+
+    def _keys(self, component: Component, values: Mapping[str, object]) -> list[object]:
+        """The keys of a message's value for one component (empty: it cannot hit)."""
+        ident, kind = component
+        value = values.get(ident)
+        if value is None:
+            return []
+        if kind == EQ:
+            if self._rocketmq:
+                text = c.rocketmq_text(value)
+                kinds = self.kinds.get(ident)
+                if text is None or not kinds:
+                    return []
+                return c.rocketmq_values(text, frozenset(kinds))
+            key = self._value(value)
+            return [] if key is None else [key]
+        if kind == PREFIX:
+            text = self._text(value)
+            if text is None:
+                return []
+            size = len(text)
+            return [text[:n] for n in self.sorted_lengths.get(ident, ()) if n <= size]
+        return [True]
+
+
+def _flat(clause: Clause) -> tuple[float, ...]:
+    return tuple(x for b in clause.bounds for x in (b.low, b.high))
+
+
+def _step(counter: Counter[Any], key: object, step: int) -> None:
+    counter[key] += step
+    if not counter[key]:
+        del counter[key]
+
+
+__all__ = ["VECTOR_FROM", "Bucket", "ClauseStore", "Cluster", "number"]

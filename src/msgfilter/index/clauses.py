@@ -1,0 +1,379 @@
+"""Clause plans: every keyable conjunct of a selector, per OR branch, for the index.
+
+A filter's plan is a list of clauses such that the filter can be TRUE for a message only
+when every keyed part of one clause holds: an OR becomes its branches (an AND of ORs is
+distributed, up to `MAX_CLAUSES`), and each clause keeps ALL of its conjuncts that a
+look-up can test, not only the most selective one:
+
+- `Atom`: a hashed condition on one identifier: equality or IN (its keys), a prefix
+  (`LIKE 'p%'`, `STARTSWITH`), or presence (`IS NOT NULL`, or in `jms` the presence a
+  predicate needs to be TRUE at all).
+- `Bound`: a numeric interval of one identifier in double space, inclusive, with strict
+  comparisons moved to the next double so that the interval says exactly what the
+  comparison says (`jms` only; a bound that cannot be exact is kept wide).
+
+A clause is `exact` when its atoms and bounds are the whole branch and each says exactly
+what its conjunct says: a hit then proves the filter TRUE and the evaluator is skipped.
+Anything else a clause holds (NOT, `<>`, arithmetic, ...) leaves it inexact: a hit makes
+the filter a candidate, verified by its compiled `matches`. The key forms of values are
+`canonical`'s; the legacy single-probe plans (`keys`) still serve `match_table`.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import NamedTuple
+
+from .. import java
+from ..filter import Filter
+from ..selector import SelectorFilter
+from ..semantics.model import JAVA_TYPED, ValueModel
+from ..syntax import nodes as n
+from ..tags import PulsarTagFilter, RocketMQTagFilter
+from . import canonical as c
+from .keys import (
+    PLANNERS,
+    AnyTag,
+    Eq,
+    Found,
+    Planner,
+    Prefix,
+    Present,
+    Probe,
+    Range,
+    Tag,
+    like_prefix,
+)
+
+#: At most this many clauses come of distributing an AND over its ORs; beyond, an OR
+#: inside an AND is left to the evaluator (its clause keeps the AND's other conjuncts).
+MAX_CLAUSES = 16
+#: An IN list (or several) expands to at most this many hashed keys per clause; beyond,
+#: the longest lists are left to the evaluator.
+MAX_COMBINATIONS = 64
+
+EQ, PREFIX, PRESENT = "eq", "prefix", "present"
+
+
+class Atom(NamedTuple):
+    """A hashed condition on `ident`: `kind` eq (value has one of `keys`, of RocketMQ
+    kinds `kinds`), prefix (its text starts with `keys[0]`) or present (`keys` empty)."""
+
+    ident: str
+    kind: str
+    keys: tuple[object, ...]
+    kinds: tuple[str, ...] = ()
+
+
+class Bound(NamedTuple):
+    """The number `ident` holds, as a double, lies in [low, high]."""
+
+    ident: str
+    low: float
+    high: float
+
+
+class Clause(NamedTuple):
+    """One OR branch: every atom and bound must hold; `exact` when that is the branch.
+    (Named tuples rather than frozen dataclasses: a plan makes several per filter, and
+    building them is most of what planning a known shape costs.)"""
+
+    atoms: tuple[Atom, ...]
+    bounds: tuple[Bound, ...]
+    exact: bool
+
+    @property
+    def signature(self) -> tuple[tuple[tuple[str, str], ...], tuple[str, ...]]:
+        """Which identifiers it is filed on, and how: clauses alike share one table."""
+        return tuple((a.ident, a.kind) for a in self.atoms), tuple(b.ident for b in self.bounds)
+
+
+@dataclass(frozen=True, slots=True)
+class ClausePlan:
+    """How the index finds a filter: by `clauses` (any one hit makes it a candidate),
+    by `tags` (RocketMQ / Pulsar tag look-ups, exact when `tags_exact`), or by neither:
+    checked for every message (`everything`; with `exact`, it matches every message),
+    or never (`never`)."""
+
+    clauses: tuple[Clause, ...] = ()
+    tags: tuple[Tag | AnyTag, ...] = ()
+    tags_exact: bool = False
+    everything: bool = False
+    exact: bool = False
+    never: bool = False
+    #: Why the filter is checked for every message, or what still needs verifying.
+    reason: str = ""
+
+
+def plan_clauses(f: Filter) -> ClausePlan:
+    """The clause plan of a compiled filter."""
+    if isinstance(f, RocketMQTagFilter):
+        if f.subscribe_all:
+            return ClausePlan(
+                everything=True, exact=True, reason="rocketmq-tag '*' (every message)")
+        if not f.tags:
+            return ClausePlan(never=True, reason="rocketmq-tag with no tag (no message)")
+        return ClausePlan(tags=tuple(Tag(t) for t in f.ordered_tags), tags_exact=True)
+    if isinstance(f, PulsarTagFilter):
+        if not f.any_tags and not f.all_tags:
+            return ClausePlan(
+                everything=True, exact=True, reason="pulsar-tag without tags (every message)")
+        if f.all_tags:
+            first = f.ordered_all_tags[0]
+            exact = len(f.all_tags) == 1 and (not f.any_tags or first in f.any_tags)
+            return ClausePlan(tags=(AnyTag(first),), tags_exact=exact,
+                              reason="" if exact else "pulsar alltag: the other tags")
+        return ClausePlan(tags=tuple(AnyTag(t) for t in f.ordered_any_tags), tags_exact=True)
+    if not isinstance(f, SelectorFilter):
+        return ClausePlan(everything=True, reason="not a selector or tag filter")
+    if f.tree is None:
+        return ClausePlan(everything=True, exact=True,
+                          reason="empty selector (matches every message)")
+    if f.model in JAVA_TYPED and f.convert_strings:
+        return ClausePlan(everything=True, reason=f"{f.model.value} convert_string_expressions")
+    kind = PLANNERS.get(f.model)
+    if kind is None:
+        return ClausePlan(everything=True, reason=f"{f.model.value}: no index rules")
+    planner = _ClausePlanner(kind(f.model), f.model)
+    branches = planner.branches(f.tree)
+    clauses: list[Clause] = []
+    reasons: set[str] = set()
+    for conjuncts in branches:
+        clause, why = planner.clause(conjuncts)
+        if clause is None:
+            return ClausePlan(everything=True, reason=planner.legacy.why(f.tree))
+        clauses.append(clause)
+        if why:
+            reasons.add(why)
+    if f.model is ValueModel.ROCKETMQ and len(clauses) > 1 and any(
+            _converts(cl) for cl in clauses):
+        # A failed number conversion in any branch aborts the broker's whole evaluation,
+        # even when another branch is TRUE: a hit on one branch proves nothing.
+        clauses = [Clause(cl.atoms, cl.bounds, False) for cl in clauses]
+        reasons.add("rocketmq OR converting numbers")
+    unique = tuple(dict.fromkeys(clauses))
+    return ClausePlan(clauses=unique, reason=", ".join(sorted(reasons)))
+
+
+def _converts(clause: Clause) -> bool:
+    return any(k in (c.INTEGER, c.DOUBLE) for a in clause.atoms for k in a.kinds)
+
+
+class _ClausePlanner:
+    """Turns a checked tree into clauses with the per-conjunct rules of one model (the
+    legacy planner's, with exact numeric bounds and prefixes in `jms`)."""
+
+    def __init__(self, legacy: Planner, model: ValueModel) -> None:
+        self.legacy = legacy
+        self.model = model
+        self.jms = model is ValueModel.JMS
+
+    # -- disjunctive normal form, bounded ---------------------------------------------------
+
+    def branches(self, tree: n.Expr) -> list[list[n.Expr]]:
+        """The OR branches of `tree`, each a list of conjuncts."""
+        if isinstance(tree, n.Or):
+            out: list[list[n.Expr]] = []
+            for operand in tree.operands:
+                out.extend(self.branches(operand))
+                if len(out) > MAX_CLAUSES:
+                    return [[tree]]
+            return out
+        if isinstance(tree, n.And):
+            product: list[list[n.Expr]] = [[]]
+            for operand in tree.operands:
+                parts: list[list[n.Expr]] = self.branches(operand) \
+                    if isinstance(operand, n.Or | n.And) else [[operand]]
+                if len(product) * len(parts) > MAX_CLAUSES:
+                    # Too many: keep this operand whole (the evaluator's part).
+                    parts = [[operand]]
+                product = [p + q for p in product for q in parts]
+            return product
+        if self.jms and isinstance(tree, n.Not) and isinstance(tree.operand, n.Or | n.And):
+            # De Morgan holds in three-valued logic: NOT (A OR B) is TRUE exactly when
+            # NOT A and NOT B are. The pushed-down NOTs only prune (never exact here).
+            inner = tree.operand
+            negated: list[n.Expr] = [n.Not(o, span=o.span) for o in inner.operands]
+            pushed: n.Expr = n.And(tuple(negated), span=inner.span) if isinstance(inner, n.Or) \
+                else n.Or(tuple(negated), span=inner.span)
+            found = self.branches(pushed)
+            return [[*b, _INEXACT] for b in found]
+        return [[tree]]
+
+    # -- one clause -------------------------------------------------------------------------
+
+    def clause(self, conjuncts: list[n.Expr]) -> tuple[Clause | None, str]:
+        """The clause of one branch (None: no conjunct keys it), and why it is inexact."""
+        eqs: dict[str, list[object]] = {}
+        kinds: dict[str, list[str]] = {}
+        prefixes: dict[str, str] = {}
+        present: set[str] = set()
+        bounds: dict[str, tuple[float, float]] = {}
+        exact = True
+        why = ""
+        for node in conjuncts:
+            if node is _INEXACT:
+                exact, why = False, why or "NOT"
+                continue
+            parts = self.conjunct(node)
+            if parts is None:
+                exact, why = False, why or self.legacy.why(node)
+                continue
+            items, part_exact = parts
+            if not part_exact:
+                exact, why = False, why or self.legacy.why(node)
+            for item in items:
+                if isinstance(item, Bound):
+                    low, high = bounds.get(item.ident, (-math.inf, math.inf))
+                    bounds[item.ident] = (max(low, item.low), min(high, item.high))
+                elif item.kind == EQ:
+                    if item.ident in eqs:
+                        # Two equalities on one name: keep the first, check the rest.
+                        exact, why = False, why or "two conditions on one name"
+                        continue
+                    eqs[item.ident] = list(item.keys)
+                    kinds[item.ident] = list(item.kinds)
+                elif item.kind == PREFIX:
+                    if item.ident in prefixes:
+                        exact, why = False, why or "two conditions on one name"
+                        continue
+                    prefixes[item.ident] = str(item.keys[0])
+                else:
+                    present.add(item.ident)
+        # An IN list expands to its keys; a product beyond the bound drops the longest.
+        while eqs and math.prod(len(v) for v in eqs.values()) > MAX_COMBINATIONS:
+            longest = max(eqs, key=lambda i: (len(eqs[i]), i))
+            del eqs[longest], kinds[longest]
+            exact, why = False, why or "IN lists beyond the expansion bound"
+        atoms: list[Atom] = []
+        for ident in sorted(eqs):
+            atoms.append(Atom(ident, EQ, tuple(eqs[ident]), tuple(kinds[ident])))
+        for ident in sorted(prefixes):
+            atoms.append(Atom(ident, PREFIX, (prefixes[ident],)))
+        for ident in sorted(present - set(eqs) - set(prefixes) - set(bounds)):
+            # Presence adds nothing beside another condition on the same name.
+            atoms.append(Atom(ident, PRESENT, ()))
+        ranges = tuple(Bound(i, low, high) for i, (low, high) in sorted(bounds.items()))
+        if not atoms and not ranges:
+            return None, why
+        return Clause(tuple(atoms), ranges, exact), why
+
+    def conjunct(self, node: n.Expr) -> tuple[list[Atom | Bound], bool] | None:
+        """What one conjunct contributes, and whether that is exactly the conjunct."""
+        if self.jms:
+            found = self._jms(node)
+            if found is not None:
+                return found
+        legacy = self.legacy.condition(node) if not isinstance(node, n.And | n.Or) else None
+        if legacy is None:
+            return None
+        return _from_probes(legacy)
+
+    def _jms(self, node: n.Expr) -> tuple[list[Atom | Bound], bool] | None:
+        if isinstance(node, n.In):
+            if node.negated or not isinstance(node.operand, n.Ident) or not node.items:
+                return None
+            return [Atom(node.operand.name, EQ, tuple(dict.fromkeys(node.items)))], True
+        if isinstance(node, n.Compare) and node.op == "=":
+            left, right = node.left, node.right
+            if isinstance(left, n.Ident) and isinstance(right, _LITERALS):
+                keyed = c.jms_literal(right)
+            elif isinstance(right, n.Ident) and isinstance(left, _LITERALS):
+                keyed, left = c.jms_literal(left), right
+            else:
+                return None
+            if keyed is None:
+                return None
+            return [Atom(left.name, EQ, (keyed[0],))], keyed[1]
+        if isinstance(node, n.Compare) and node.op in ("<", "<=", ">", ">="):
+            sides = _sides(node)
+            if sides is None:
+                return None
+            op, ident, lit = sides
+            bound = _jms_bound(op, lit)
+            if bound is None:
+                return None
+            low, high, exact = bound
+            return [Bound(ident, low, high)], exact
+        if isinstance(node, n.Between) and not node.negated and isinstance(node.operand, n.Ident):
+            lower = _jms_bound(">=", node.low)
+            upper = _jms_bound("<=", node.high)
+            if lower is None or upper is None:
+                return None
+            return [Bound(node.operand.name, lower[0], upper[1])], lower[2] and upper[2]
+        if isinstance(node, n.Like) and not node.negated and isinstance(node.operand, n.Ident):
+            prefix = like_prefix(node.pattern, node.escape)
+            if not prefix:
+                return None
+            exact = node.pattern == prefix + "%"
+            return [Atom(node.operand.name, PREFIX, (prefix,))], exact
+        if isinstance(node, n.IsNull) and node.negated and isinstance(node.operand, n.Ident):
+            # J37: IS NOT NULL is TRUE exactly when the message holds a value.
+            return [Atom(node.operand.name, PRESENT, ())], True
+        return None
+
+
+#: A marker conjunct: the branch came of a NOT pushed down, so it is never exact.
+_INEXACT = n.NullLit()
+
+
+def _from_probes(found: Found) -> tuple[list[Atom | Bound], bool]:
+    """A legacy planner's probes for one conjunct as atoms: its equalities on one name
+    as one atom (an IN's keys), a wide range as a bound."""
+    probes, exact, _ = found
+    out: list[Atom | Bound] = []
+    eqs: dict[str, list[Eq]] = {}
+    for probe in probes:
+        if isinstance(probe, Eq):
+            eqs.setdefault(probe.ident, []).append(probe)
+        elif isinstance(probe, Prefix):
+            out.append(Atom(probe.ident, PREFIX, (probe.prefix,)))
+        elif isinstance(probe, Present):
+            out.append(Atom(probe.ident, PRESENT, ()))
+        elif isinstance(probe, Range):
+            out.append(Bound(probe.ident, probe.low, probe.high))
+        else:  # pragma: no cover - a conjunct's probes are of these kinds
+            return [], False
+    if len(eqs) > 1:  # pragma: no cover - one conjunct keys one name
+        return [], False
+    for ident, found_eqs in eqs.items():
+        out.append(Atom(ident, EQ, tuple(p.key for p in found_eqs),
+                        tuple(p.kind for p in found_eqs)))
+    return out, exact
+
+
+_FLIP = {"<": ">", "<=": ">=", ">": "<", ">=": "<="}
+_LITERALS = (n.StringLit, n.ExactLit, n.ApproxLit, n.BoolLit)
+
+
+def _sides(node: n.Compare) -> tuple[str, str, n.Expr] | None:
+    left, right = node.left, node.right
+    if isinstance(left, n.Ident) and isinstance(right, n.ExactLit | n.ApproxLit):
+        return node.op, left.name, right
+    if isinstance(right, n.Ident) and isinstance(left, n.ExactLit | n.ApproxLit):
+        return _FLIP[node.op], right.name, left
+    return None
+
+
+def _jms_bound(op: str, lit: n.Expr) -> tuple[float, float, bool] | None:
+    """[low, high] in double space for `x op lit`, and whether it is exact: a message int
+    or float is inside exactly when the comparison is TRUE. It is, for a long literal
+    below 2**53 in magnitude (every such long is a double, and the double of a long is
+    monotonic) and a finite double literal; strict comparisons take the next double."""
+    if isinstance(lit, n.ExactLit):
+        value = java.to_double(lit.value)
+        exact = abs(lit.value) < c.EXACT_IN_DOUBLE
+    elif isinstance(lit, n.ApproxLit) and lit.value == lit.value:
+        value = float(lit.value)
+        exact = math.isfinite(value)
+    else:
+        return None
+    if op in (">", ">="):
+        low = math.nextafter(value, math.inf) if op == ">" and exact else value
+        return low, math.inf, exact
+    high = math.nextafter(value, -math.inf) if op == "<" and exact else value
+    return -math.inf, high, exact
+
+
+__all__ = ["Atom", "Bound", "Clause", "ClausePlan", "Probe", "plan_clauses"]
