@@ -22,6 +22,7 @@ from collections.abc import Callable, Iterable, Mapping
 from itertools import product
 from typing import Any
 
+from .. import java
 from ..semantics.model import ValueModel
 from . import canonical as c
 from .clauses import EQ, PREFIX, Atom, Clause
@@ -38,6 +39,24 @@ def atom_keys(atom: Atom) -> tuple[object, ...]:
     if atom.kind == EQ or atom.kind == PREFIX:
         return atom.keys
     return (True,)
+
+
+def rocketmq_number(value: Any) -> float | None:
+    """A RocketMQ property among numeric bounds: its string as Long.valueOf or else
+    Double.valueOf reads it (NaN, which Double.compare puts above everything, as +inf),
+    None when neither does (the broker's comparison would throw: never TRUE)."""
+    text = c.rocketmq_text(value)
+    if text is None:
+        return None
+    try:
+        return float(java.parse_integer(text, 64))
+    except java.JavaNumberFormatError:
+        pass
+    try:
+        x = java.parse_double(text)
+    except java.JavaNumberFormatError:
+        return None
+    return math.inf if x != x else x
 
 
 def number(value: Any) -> float | None:
@@ -228,10 +247,11 @@ class RangeTable:
         if self.pending.pop(member_id, None) is None and self._parts is not None:
             self.removed.add(member_id)
 
-    def hits(self, values: Mapping[str, object], decided: set[int], verify: set[int]) -> None:
+    def hits(self, values: Mapping[str, object], decided: set[int], verify: set[int],
+             number: Callable[[Any], float | None]) -> None:
         members = self.members
         if len(members) <= VECTOR_FROM:
-            _loop_named(members.values(), values, decided, verify)
+            _loop_named(members.values(), values, decided, verify, number)
             return
         parts = self._parts
         if parts is None or len(self.pending) + len(self.removed) > max(
@@ -250,14 +270,15 @@ class RangeTable:
         for part in parts:
             part.hits(xs, self.removed, decided, verify)
         if self.pending:
-            _loop_named(self.pending.values(), values, decided, verify)
+            _loop_named(self.pending.values(), values, decided, verify, number)
 
 
 RangeMember = tuple[int, bool, dict[str, tuple[float, float]]]
 
 
 def _loop_named(members: Iterable[RangeMember], values: Mapping[str, object],
-                decided: set[int], verify: set[int]) -> None:
+                decided: set[int], verify: set[int],
+                number: Callable[[Any], float | None]) -> None:
     numbers: dict[str, float | None] = {}
     for entry, exact, bounds in members:
         for name, (low, high) in bounds.items():
@@ -412,6 +433,7 @@ class ClauseStore:
             self._value = c.activemq_text
             self._text = c.activemq_text
         self._rocketmq = model is ValueModel.ROCKETMQ
+        self._number = rocketmq_number if self._rocketmq else number
 
     def __bool__(self) -> bool:
         return self.size > 0
@@ -507,7 +529,7 @@ class ClauseStore:
         if not values:
             return
         if self.ranges:
-            self.ranges.hits(values, decided, verify)
+            self.ranges.hits(values, decided, verify, self._number)
         memo: dict[Component, list[object]] = {}
         numbers: dict[str, float | None] = {}
         for cluster in self._order:
@@ -527,7 +549,7 @@ class ClauseStore:
                         if name in numbers:
                             x = numbers[name]
                         else:
-                            x = numbers[name] = number(values.get(name))
+                            x = numbers[name] = self._number(values.get(name))
                         if x is None:
                             break
                         got.append(x)

@@ -222,7 +222,10 @@ class _ClausePlanner:
                 continue
             items, part_exact = parts
             if not part_exact:
-                exact, why = False, why or self.legacy.why(node)
+                reason = "rocketmq: ranges convert strings" if all(
+                    isinstance(i, Bound) for i in items) and not self.jms \
+                    else self.legacy.why(node)
+                exact, why = False, why or reason
             for item in items:
                 if isinstance(item, Bound):
                     low, high = bounds.get(item.ident, (-math.inf, math.inf))
@@ -265,10 +268,36 @@ class _ClausePlanner:
             found = self._jms(node)
             if found is not None:
                 return found
+        elif self.model is ValueModel.ROCKETMQ:
+            bounded = self._rocketmq_bound(node)
+            if bounded is not None:
+                return [bounded], False
         legacy = self.legacy.condition(node) if not isinstance(node, n.And | n.Or) else None
         if legacy is None:
             return None
         return _from_probes(legacy)
+
+    def _rocketmq_bound(self, node: n.Expr) -> Bound | None:
+        """A RocketMQ comparison with a number is TRUE only when the property's string
+        converts to a number within it: a wide inclusive bound in double space (the
+        evaluator decides; see `clause_store.rocketmq_number` for the message side)."""
+        if isinstance(node, n.Compare) and node.op in _FLIP:
+            left, right = node.left, node.right
+            op: str = node.op
+            if isinstance(right, n.Ident):
+                left, right, op = right, left, _FLIP[op]
+            value = _rocketmq_number(right)
+            if not isinstance(left, n.Ident) or value is None:
+                return None
+            if op in (">", ">="):
+                return Bound(left.name, value, math.inf)
+            return Bound(left.name, -math.inf, value)
+        if isinstance(node, n.Between) and not node.negated and isinstance(node.operand, n.Ident):
+            low, high = _rocketmq_number(node.low), _rocketmq_number(node.high)
+            if low is None or high is None:
+                return None
+            return Bound(node.operand.name, low, high)
+        return None
 
     def _jms(self, node: n.Expr) -> tuple[list[Atom | Bound], bool] | None:
         if isinstance(node, n.In):
@@ -353,6 +382,17 @@ def _sides(node: n.Compare) -> tuple[str, str, n.Expr] | None:
         return node.op, left.name, right
     if isinstance(right, n.Ident) and isinstance(left, n.ExactLit | n.ApproxLit):
         return _FLIP[node.op], right.name, left
+    return None
+
+
+def _rocketmq_number(node: n.Expr) -> float | None:
+    """A RocketMQ numeric literal (its sign kept as a Negate) as a double; NaN never."""
+    negate = isinstance(node, n.Negate)
+    if isinstance(node, n.Negate):
+        node = node.operand
+    if isinstance(node, n.ExactLit | n.ApproxLit) and node.value == node.value:
+        value = java.to_double(node.value)
+        return -value if negate else value
     return None
 
 
