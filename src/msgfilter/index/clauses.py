@@ -132,11 +132,16 @@ def plan_clauses(f: Filter) -> ClausePlan:
                           reason="empty selector (matches every message)")
     if f.model in JAVA_TYPED and f.convert_strings:
         return ClausePlan(everything=True, reason=f"{f.model.value} convert_string_expressions")
-    kind = PLANNERS.get(f.model)
-    if kind is None:
+    planner = _planner(f.model)
+    if planner is None:
         return ClausePlan(everything=True, reason=f"{f.model.value}: no index rules")
-    planner = _ClausePlanner(kind(f.model), f.model)
-    branches = planner.branches(f.tree)
+    tree = f.tree
+    # Most selectors are a plain AND of predicates: no OR or NOT to distribute.
+    if isinstance(tree, n.And) and not any(
+            isinstance(o, n.Or | n.And | n.Not) for o in tree.operands):
+        branches = [list(tree.operands)]
+    else:
+        branches = planner.branches(tree)
     clauses: list[Clause] = []
     reasons: set[str] = set()
     for conjuncts in branches:
@@ -154,6 +159,20 @@ def plan_clauses(f: Filter) -> ClausePlan:
         reasons.add("rocketmq OR converting numbers")
     unique = tuple(dict.fromkeys(clauses))
     return ClausePlan(clauses=unique, reason=", ".join(sorted(reasons)))
+
+
+_planners: dict[ValueModel, _ClausePlanner] = {}
+
+
+def _planner(model: ValueModel) -> _ClausePlanner | None:
+    """The (stateless) clause planner of a model, made once."""
+    found = _planners.get(model)
+    if found is None:
+        kind = PLANNERS.get(model)
+        if kind is None:
+            return None
+        found = _planners[model] = _ClausePlanner(kind(model), model)
+    return found
 
 
 def _converts(clause: Clause) -> bool:
@@ -205,59 +224,53 @@ class _ClausePlanner:
 
     def clause(self, conjuncts: list[n.Expr]) -> tuple[Clause | None, str]:
         """The clause of one branch (None: no conjunct keys it), and why it is inexact."""
-        eqs: dict[str, list[object]] = {}
-        kinds: dict[str, list[str]] = {}
-        prefixes: dict[str, str] = {}
-        present: set[str] = set()
-        bounds: dict[str, tuple[float, float]] = {}
+        eqs: dict[str, Atom] = {}
+        prefixes: dict[str, Atom] = {}
+        present: dict[str, Atom] = {}
+        bounds: dict[str, Bound] = {}
         exact = True
         why = ""
         for node in conjuncts:
-            if node is _INEXACT:
-                exact, why = False, why or "NOT"
-                continue
-            parts = self.conjunct(node)
+            parts = None if node is _INEXACT else self.conjunct(node)
             if parts is None:
-                exact, why = False, why or self.legacy.why(node)
+                exact, why = False, why or ("NOT" if node is _INEXACT
+                                            else self.legacy.why(node))
                 continue
             items, part_exact = parts
-            if not part_exact:
-                reason = "rocketmq: ranges convert strings" if all(
-                    isinstance(i, Bound) for i in items) and not self.jms \
-                    else self.legacy.why(node)
-                exact, why = False, why or reason
+            if not part_exact and exact:
+                exact = False
+                why = "rocketmq: ranges convert strings" if not self.jms and all(
+                    type(i) is Bound for i in items) else self.legacy.why(node)
             for item in items:
-                if isinstance(item, Bound):
-                    low, high = bounds.get(item.ident, (-math.inf, math.inf))
-                    bounds[item.ident] = (max(low, item.low), min(high, item.high))
-                elif item.kind == EQ:
-                    if item.ident in eqs:
-                        # Two equalities on one name: keep the first, check the rest.
+                if type(item) is Bound:
+                    seen = bounds.get(item.ident)
+                    bounds[item.ident] = item if seen is None else Bound(
+                        item.ident, max(seen.low, item.low), min(seen.high, item.high))
+                    continue
+                assert type(item) is Atom
+                table = eqs if item.kind == EQ else prefixes if item.kind == PREFIX \
+                    else present
+                if item.ident in table:
+                    if table is not present:
+                        # Two conditions of a kind on one name: keep the first, check
+                        # the rest.
                         exact, why = False, why or "two conditions on one name"
-                        continue
-                    eqs[item.ident] = list(item.keys)
-                    kinds[item.ident] = list(item.kinds)
-                elif item.kind == PREFIX:
-                    if item.ident in prefixes:
-                        exact, why = False, why or "two conditions on one name"
-                        continue
-                    prefixes[item.ident] = str(item.keys[0])
-                else:
-                    present.add(item.ident)
-        # An IN list expands to its keys; a product beyond the bound drops the longest.
-        while eqs and math.prod(len(v) for v in eqs.values()) > MAX_COMBINATIONS:
-            longest = max(eqs, key=lambda i: (len(eqs[i]), i))
-            del eqs[longest], kinds[longest]
-            exact, why = False, why or "IN lists beyond the expansion bound"
-        atoms: list[Atom] = []
-        for ident in sorted(eqs):
-            atoms.append(Atom(ident, EQ, tuple(eqs[ident]), tuple(kinds[ident])))
-        for ident in sorted(prefixes):
-            atoms.append(Atom(ident, PREFIX, (prefixes[ident],)))
-        for ident in sorted(present - set(eqs) - set(prefixes) - set(bounds)):
+                    continue
+                table[item.ident] = item
+        if len(eqs) > 1 or any(len(a.keys) > MAX_COMBINATIONS for a in eqs.values()):
+            # An IN list expands to its keys; a product beyond the bound drops the longest.
+            while eqs and math.prod(len(a.keys) for a in eqs.values()) > MAX_COMBINATIONS:
+                longest = max(eqs, key=lambda i: (len(eqs[i].keys), i))
+                del eqs[longest]
+                exact, why = False, why or "IN lists beyond the expansion bound"
+        atoms = [eqs[i] for i in sorted(eqs)]
+        if prefixes:
+            atoms.extend(prefixes[i] for i in sorted(prefixes))
+        if present:
             # Presence adds nothing beside another condition on the same name.
-            atoms.append(Atom(ident, PRESENT, ()))
-        ranges = tuple(Bound(i, low, high) for i, (low, high) in sorted(bounds.items()))
+            atoms.extend(present[i] for i in sorted(present)
+                         if i not in eqs and i not in prefixes and i not in bounds)
+        ranges = tuple(bounds[i] for i in sorted(bounds)) if bounds else ()
         if not atoms and not ranges:
             return None, why
         return Clause(tuple(atoms), ranges, exact), why
