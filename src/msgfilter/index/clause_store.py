@@ -72,37 +72,48 @@ def number(value: Any) -> float | None:
 
 
 class Bucket:
-    """The clauses filed under one key of a cluster."""
+    """The clauses filed under one key of a cluster. Most buckets hold one or two
+    clauses (the keys grow with the subscriptions), so each table is made when first
+    needed: an empty dict costs as much as the clause it would hold."""
 
-    __slots__ = ("_snapshot", "exact", "inexact", "members", "pending", "removed")
+    __slots__ = ("exact", "inexact", "members", "vector")
 
     def __init__(self) -> None:
-        self.members: dict[int, Member] = {}
         #: Clauses without bounds, by entry number (a count: an entry may file two).
-        self.exact: Counter[int] = Counter()
-        self.inexact: Counter[int] = Counter()
-        self._snapshot: _Snapshot | None = None
-        self.pending: dict[int, Member] = {}
-        self.removed: set[int] = set()
+        self.exact: dict[int, int] | None = None
+        self.inexact: dict[int, int] | None = None
+        #: Clauses with bounds, by member number.
+        self.members: dict[int, Member] | None = None
+        #: The numpy snapshot of `members` once there are many.
+        self.vector: _Vector | None = None
 
     def add(self, member_id: int, member: Member) -> None:
         if not member[2]:
-            (self.exact if member[1] else self.inexact)[member[0]] += 1
+            if member[1]:
+                table = self.exact = self.exact or {}
+            else:
+                table = self.inexact = self.inexact or {}
+            table[member[0]] = table.get(member[0], 0) + 1
             return
+        if self.members is None:
+            self.members = {}
         self.members[member_id] = member
-        if self._snapshot is not None:
-            self.pending[member_id] = member
+        if self.vector is not None:
+            self.vector.pending[member_id] = member
 
     def remove(self, member_id: int, member: Member) -> None:
         if not member[2]:
             table = self.exact if member[1] else self.inexact
+            assert table is not None
             table[member[0]] -= 1
             if not table[member[0]]:
                 del table[member[0]]
             return
+        assert self.members is not None
         del self.members[member_id]
-        if self.pending.pop(member_id, None) is None and self._snapshot is not None:
-            self.removed.add(member_id)
+        vector = self.vector
+        if vector is not None and vector.pending.pop(member_id, None) is None:
+            vector.removed.add(member_id)
 
     def __bool__(self) -> bool:
         return bool(self.members or self.exact or self.inexact)
@@ -118,15 +129,24 @@ class Bucket:
         if len(members) <= VECTOR_FROM:
             _loop(members.values(), xs, decided, verify)
             return
-        snapshot = self._snapshot
-        if snapshot is None or len(self.pending) + len(self.removed) > max(
+        vector = self.vector
+        if vector is None or len(vector.pending) + len(vector.removed) > max(
                 16, len(members) // 8):
-            snapshot = self._snapshot = _Snapshot(members)
-            self.pending.clear()
-            self.removed.clear()
-        snapshot.hits(xs, self.removed, decided, verify)
-        if self.pending:
-            _loop(self.pending.values(), xs, decided, verify)
+            vector = self.vector = _Vector(_Snapshot(members))
+        vector.snapshot.hits(xs, vector.removed, decided, verify)
+        if vector.pending:
+            _loop(vector.pending.values(), xs, decided, verify)
+
+
+class _Vector:
+    """A bucket's snapshot, and the members added or removed since it was taken."""
+
+    __slots__ = ("pending", "removed", "snapshot")
+
+    def __init__(self, snapshot: _Snapshot) -> None:
+        self.snapshot = snapshot
+        self.pending: dict[int, Member] = {}
+        self.removed: set[int] = set()
 
 
 def _loop(members: Iterable[Member], xs: tuple[float, ...], decided: set[int],
