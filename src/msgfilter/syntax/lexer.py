@@ -66,9 +66,159 @@ def _describe(ch: str) -> str:
     return f"{ch!r} (U+{ord(ch):04X}{' ' + name if name else ''})"
 
 
+# The fast path: one match per token (with the blanks before it), all ASCII token forms,
+# in `_SCAN`'s order. An identifier must be followed by the end, a blank or printable
+# ASCII: anything else may continue a Java identifier (non-ASCII letters, the ignorable
+# controls), which `re` cannot tell, so the match fails and the careful loop takes over.
+# Possessive quantifiers: no backtracking into a literal, whatever the text holds.
+_FAST = re.compile(
+    r"""[ \t\n\r\f]*+(?:
+      ([A-Za-z_$][A-Za-z0-9_$]*+)(?![^ -~\t\n\r\f])
+    | ([0-9]++\.[0-9]*+(?:[eE][+-]?[0-9]++)?|\.[0-9]++(?:[eE][+-]?[0-9]++)?
+       |[0-9]++[eE][+-]?[0-9]++)
+    | (0[xX][0-9a-fA-F]++)
+    | ([0-9]++[lL]?)
+    | ('[^']*+(?:''[^']*+)*+')
+    | ("[^"]*+(?:""[^"]*+)*+")
+    | (<>|<=|>=|[=<>+\-*/%(),])
+    )""",
+    re.VERBOSE,
+)
+_BLANK = re.compile(r"[ \t\n\r\f]*+\Z")
+_IDENT, _APPROX, _HEX, _EXACT, _STRING, _QUOTED, _OP = range(1, 8)
+#: Token kinds of literals: what a text of the same shape may hold different values of.
+LITERAL_KINDS = frozenset({"STRING", "EXACT", "APPROX"})
+
+
+class Lexed:
+    """A text's tokens as parallel lists (cheaper than lark Tokens on the hot path), with
+    the texts of its identifiers and of its literals in order (what `msgfilter.shapes`
+    keys and fills templates by)."""
+
+    __slots__ = ("ends", "idents", "kinds", "lits", "starts", "texts")
+
+    def __init__(
+        self, kinds: list[str], texts: list[str], starts: list[int], ends: list[int],
+        idents: list[str], lits: list[str],
+    ) -> None:
+        self.kinds, self.texts, self.starts, self.ends = kinds, texts, starts, ends
+        self.idents, self.lits = idents, lits
+
+    @classmethod
+    def of(cls, tokens: list[Token]) -> Lexed:
+        """The same lists for tokens of the careful loop."""
+        kinds = [t.type for t in tokens]
+        texts = [str(t) for t in tokens]
+        return cls(
+            kinds, texts, [t.start_pos or 0 for t in tokens], [t.end_pos or 0 for t in tokens],
+            [t for k, t in zip(kinds, texts, strict=True) if k == "IDENT"],
+            [t for k, t in zip(kinds, texts, strict=True) if k in LITERAL_KINDS],
+        )
+
+    def tokens(self) -> list[Token]:
+        return [
+            Token(kind, text, start_pos=start, end_pos=end)
+            for kind, text, start, end in zip(
+                self.kinds, self.texts, self.starts, self.ends, strict=True
+            )
+        ]
+
+
+_keyword_tables: dict[Grammar, dict[str, str]] = {}
+
+
+def _keyword_kinds(dialect: Grammar) -> dict[str, str]:
+    table = _keyword_tables.get(dialect)
+    if table is None:
+        table = {k: (not_kind(dialect) if k == "NOT" else k) for k in dialect.keywords}
+        _keyword_tables[dialect] = table  # a few grammars only: no bound needed
+    return table
+
+
+def scan(text: str, dialect: Grammar, limits: Limits) -> Lexed | None:
+    """The tokens of `text` on the fast path, or None where the careful loop
+    (`tokenize`) must decide: comments, non-ASCII identifiers, hyphenated names, and
+    every error (that loop raises it, at the same place, with the same words)."""
+    if dialect.hyphenated_identifiers or (
+        dialect.comments and ("--" in text or "/*" in text)
+    ):
+        return None
+    kinds: list[str] = []
+    texts: list[str] = []
+    starts: list[int] = []
+    ends: list[int] = []
+    idents: list[str] = []
+    lits: list[str] = []
+    keywords = _keyword_kinds(dialect)
+    match = _FAST.match
+    pos, end, depth = 0, len(text), 0
+    while pos < end:
+        found = match(text, pos)
+        if found is None:
+            if _BLANK.match(text, pos) is not None:
+                break
+            return None
+        group = found.lastindex
+        start, stop = found.start(group), found.end()
+        value = found.group(group)
+        if group == _IDENT:
+            kind = keywords.get(value.upper(), "IDENT")
+            if kind == "IDENT":
+                idents.append(value)
+        elif group == _STRING:
+            kind = "STRING"
+            lits.append(value)
+        elif group == _OP:
+            kind = _OPERATORS[value]
+            if kind == "LPAR":
+                depth += 1
+                if depth > limits.max_depth:
+                    return None
+            elif kind == "RPAR":
+                depth -= 1
+            elif (kind in ("STAR", "SLASH") and not dialect.arithmetic) or (
+                kind == "PERCENT" and not dialect.modulo
+            ):
+                return None
+        elif group == _EXACT:
+            kind = "EXACT"
+            try:
+                _check_exact(value, text, start, dialect)
+            except FilterSyntaxError:
+                return None
+            lits.append(value)
+        elif group == _APPROX:
+            kind = "APPROX"
+            lits.append(value)
+        elif group == _HEX:
+            if not dialect.hex_octal or int(value, 16) > dialect.max_radix_exact:
+                return None
+            kind = "EXACT"
+            lits.append(value)
+        else:  # a quoted identifier
+            if not dialect.quoted_identifiers:
+                return None
+            kind = "IDENT"
+            idents.append(value)
+        kinds.append(kind)
+        texts.append(value)
+        starts.append(start)
+        ends.append(stop)
+        pos = stop
+    return Lexed(kinds, texts, starts, ends, idents, lits)
+
+
 def tokenize(text: str, dialect: Grammar, limits: Limits) -> list[Token]:
     """The tokens of `text`; raises FilterSyntaxError at the first character that is not
     part of a token, FilterLimitError when parentheses nest deeper than the limit."""
+    lexed = scan(text, dialect, limits)
+    if lexed is not None:
+        return lexed.tokens()
+    return _tokenize(text, dialect, limits)
+
+
+def _tokenize(text: str, dialect: Grammar, limits: Limits) -> list[Token]:
+    """The careful loop: a character at a time where `scan` cannot decide."""
     tokens: list[Token] = []
     pos, end, depth = 0, len(text), 0
     scan = _SCAN.match
