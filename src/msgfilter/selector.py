@@ -98,7 +98,7 @@ class SelectorFilter(Filter):
             else:
                 if lexed is None:
                     check_length(body, limits)
-                    lexed = Lexed.of(tokenize(body, grammar, limits))
+                    lexed = Lexed.of(tokenize(body, grammar, limits), grammar)
                 tree = parse(body, grammar, limits, lexed.tokens())
             if tree is None and not empty and not grammar.empty_matches_all:
                 raise FilterSyntaxError("empty expression", body, len(body), ("an expression",))
@@ -109,7 +109,7 @@ class SelectorFilter(Filter):
                 raise
             raise _with_text(error, shown) from None
         if lexed is None:
-            lexed = Lexed([], [], [], [], [], [])
+            lexed = Lexed([], [], {}, [])
         # The scanner's tokens only: a text the careful lexer reads is never served by a
         # template (scan() must be able to read the next text of its shape).
         cacheable = use_shapes and key is not None
@@ -159,18 +159,23 @@ class SelectorFilter(Filter):
         if variant is None:
             return False
         setattr_ = object.__setattr__
-        setattr_(self, "_lazy", (template, values, lexed.starts, lexed.ends))
+        setattr_(self, "_lazy", (template, values, lexed))
         setattr_(self, "_tree", _PENDING)
-        matches = shapes.bind(template, variant, values, self._get_tree)
-        for name, value in (
-            ("text", text), ("dialect", dialect), ("identifiers", template.identifiers),
-            ("matches", matches), ("evaluate", self._first_evaluate), ("limits", limits),
-            ("model", model), ("grammar", template.grammar), ("_source", variant.source),
-            ("convert_strings", template.convert), ("_outcome", {}),
-            ("departures", departures), ("shape", template.shape),
-            ("literals", tuple(values)), ("_frozen", True),
-        ):
-            setattr_(self, name, value)
+        setattr_(self, "matches", shapes.bind(template, variant, values, self._get_tree))
+        setattr_(self, "text", text)
+        setattr_(self, "dialect", dialect)
+        setattr_(self, "identifiers", template.identifiers)
+        setattr_(self, "evaluate", self._first_evaluate)
+        setattr_(self, "limits", limits)
+        setattr_(self, "model", model)
+        setattr_(self, "grammar", template.grammar)
+        setattr_(self, "_source", variant.source)
+        setattr_(self, "convert_strings", template.convert)
+        setattr_(self, "_outcome", {})
+        setattr_(self, "departures", departures)
+        setattr_(self, "shape", template.shape)
+        setattr_(self, "literals", tuple(values))
+        setattr_(self, "_frozen", True)
         return True
 
     @property
@@ -186,8 +191,8 @@ class SelectorFilter(Filter):
         # Two threads may both build it: the trees are equal, either one is kept.
         tree = self._tree
         if tree is _PENDING:
-            template, values, starts, ends = self._lazy
-            tree = template.tree(values, starts, ends)
+            template, values, lexed = self._lazy
+            tree = template.tree(values, lexed.starts, lexed.ends)
             object.__setattr__(self, "_tree", tree)
             object.__setattr__(self, "_lazy", None)
         return tree  # type: ignore[no-any-return]

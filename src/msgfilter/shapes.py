@@ -51,7 +51,7 @@ from .semantics.model import ValueModel
 from .syntax import nodes as n
 from .syntax.builder import decode_exact
 from .syntax.grammar import Grammar
-from .syntax.lexer import Lexed
+from .syntax.lexer import LITERAL_CODES, Lexed
 
 #: Templates kept (most recently used). A template holds a checked tree, a rebuild
 #: program and up to `MAX_VARIANTS` code objects: a few kilobytes each.
@@ -96,8 +96,8 @@ class Shape:
     @property
     def slots(self) -> int:
         """How many literals a text of this shape holds."""
-        kinds: tuple[str, ...] = self.key[1]
-        return sum(1 for kind in kinds if kind in _DECODERS)
+        codes: tuple[str, ...] = self.key[1]
+        return sum(1 for code in codes if code in LITERAL_CODES)
 
     def __repr__(self) -> str:
         return f"Shape({self.dialect!r}, {len(self.key[1])} tokens, {self.slots} slots)"
@@ -116,11 +116,10 @@ def shape_key(
     dialect: str, flags: tuple[bool, bool], limits: Limits, lexed: Lexed
 ) -> tuple[Any, ...]:
     """What a text's shape is made of: the dialect and its switches for this text
-    (ActiveMQ's and Artemis's prefixes), the limits, each token's kind, each
-    identifier's text."""
+    (ActiveMQ's and Artemis's prefixes), the limits, and each token's code
+    (`Lexed.codes`: a keyword, an operator, an identifier's text, a literal's kind)."""
     return (
-        (dialect, flags, None if limits is DEFAULT_LIMITS else limits),
-        tuple(lexed.kinds), tuple(lexed.idents),
+        (dialect, flags, None if limits is DEFAULT_LIMITS else limits), tuple(lexed.codes)
     )
 
 
@@ -158,7 +157,14 @@ class Template:
     def values(self, lits: Sequence[str]) -> list[Any] | None:
         """The checked literal values of a text of this shape, or None where a value rule
         refuses one (the whole pipeline then says which, and where)."""
-        values = [decode(text) for decode, text in zip(self.decoders, lits, strict=True)]
+        # Inline for the common forms: a call per literal is much of the cost here.
+        values = [
+            (text[1:-1] if "''" not in text else text[1:-1].replace("''", "'"))
+            if decode is _string
+            else int(text) if decode is decode_exact and text.isdigit() and text[0] != "0"
+            else decode(text)
+            for decode, text in zip(self.decoders, lits, strict=True)
+        ]
         for slot, odd, exact in self.folds:
             values[slot] = _final(values[slot], odd, exact)
         for check in self.checks:
@@ -511,7 +517,7 @@ def bind(
     """The shared code bound to the constants of a text's `values`."""
     consts = list(variant.consts)
     for index, ref, transform in variant.recipes:
-        value = _payload(ref, values)
+        value = values[ref[1]] if ref[0] == "slot" else _payload(ref, values)
         consts[index] = value if transform is None else transform(value)
     if variant.careful is not None:
         consts[variant.careful] = _Careful(tree, template.model, "truth", template.convert)

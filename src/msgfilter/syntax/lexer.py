@@ -66,54 +66,102 @@ def _describe(ch: str) -> str:
     return f"{ch!r} (U+{ord(ch):04X}{' ' + name if name else ''})"
 
 
-# The fast path: one match per token (with the blanks before it), all ASCII token forms,
-# in `_SCAN`'s order. An identifier must be followed by the end, a blank or printable
-# ASCII: anything else may continue a Java identifier (non-ASCII letters, the ignorable
-# controls), which `re` cannot tell, so the match fails and the careful loop takes over.
-# Possessive quantifiers: no backtracking into a literal, whatever the text holds.
+# The fast path: one match per token and the blanks before it (consumed by the match:
+# `finditer` would try every alternative at each blank), all ASCII token forms.
+# Alternatives sharing a first character keep `_SCAN`'s order (approximate, hex, exact).
+# An identifier must be followed by the end, a blank or printable ASCII: anything else
+# may continue a Java identifier (non-ASCII letters, the ignorable controls), which `re`
+# cannot tell, so it falls to the last alternative and the careful loop takes over, as it
+# does for every other character no token starts with. Possessive quantifiers: no
+# backtracking into a literal, whatever the text holds.
 _FAST = re.compile(
-    r"""[ \t\n\r\f]*+(?:
-      ([A-Za-z_$][A-Za-z0-9_$]*+)(?![^ -~\t\n\r\f])
+    r"""[ \t\n\r\f]*+
+    (?:([A-Za-z_$][A-Za-z0-9_$]*+)(?![^ -~\t\n\r\f])
+    | ('[^']*+(?:''[^']*+)*+')
+    | (<>|<=|>=|[=<>+\-*/%(),])
     | ([0-9]++\.[0-9]*+(?:[eE][+-]?[0-9]++)?|\.[0-9]++(?:[eE][+-]?[0-9]++)?
        |[0-9]++[eE][+-]?[0-9]++)
     | (0[xX][0-9a-fA-F]++)
     | ([0-9]++[lL]?)
-    | ('[^']*+(?:''[^']*+)*+')
     | ("[^"]*+(?:""[^"]*+)*+")
-    | (<>|<=|>=|[=<>+\-*/%(),])
-    )""",
+    | ([^ \t\n\r\f]))
+    """,
     re.VERBOSE,
 )
-_BLANK = re.compile(r"[ \t\n\r\f]*+\Z")
-_IDENT, _APPROX, _HEX, _EXACT, _STRING, _QUOTED, _OP = range(1, 8)
 #: Token kinds of literals: what a text of the same shape may hold different values of.
 LITERAL_KINDS = frozenset({"STRING", "EXACT", "APPROX"})
+# The code `scan` gives each literal kind: no identifier, keyword or operator spells one.
+_LITERAL_CODES = {"'": "STRING", ".": "APPROX", "0": "EXACT"}
+LITERAL_CODES = frozenset(_LITERAL_CODES)
 
 
 class Lexed:
-    """A text's tokens as parallel lists (cheaper than lark Tokens on the hot path), with
-    the texts of its identifiers and of its literals in order (what `msgfilter.shapes`
-    keys and fills templates by)."""
+    """A text's tokens as `scan` reads them: cheaper than lark Tokens on the hot path.
 
-    __slots__ = ("ends", "idents", "kinds", "lits", "starts", "texts")
+    `codes` has one string per token: a keyword's upper-case text, an operator's text,
+    an identifier's text as written, and for a literal `'` (string), `.` (approximate)
+    or `0` (exact). No two kinds of token share a code, so the codes are the text's
+    shape (`msgfilter.shapes`); `lits` are the literals' texts, in order."""
+
+    __slots__ = ("_ends", "_kinds", "_matches", "_starts", "_texts", "codes", "keywords", "lits")
 
     def __init__(
-        self, kinds: list[str], texts: list[str], starts: list[int], ends: list[int],
-        idents: list[str], lits: list[str],
+        self, codes: list[str], lits: list[str], keywords: dict[str, str],
+        matches: list[re.Match[str]] | None = None, tokens: list[Token] | None = None,
     ) -> None:
-        self.kinds, self.texts, self.starts, self.ends = kinds, texts, starts, ends
-        self.idents, self.lits = idents, lits
+        self.codes, self.lits, self.keywords, self._matches = codes, lits, keywords, matches
+        self._kinds: list[str] | None = None
+        self._texts: list[str] | None = None
+        self._starts: list[int] | None = None
+        self._ends: list[int] | None = None
+        if tokens is not None:
+            self._kinds = [t.type for t in tokens]
+            self._texts = [str(t) for t in tokens]
+            self._starts = [t.start_pos or 0 for t in tokens]
+            self._ends = [t.end_pos or 0 for t in tokens]
 
     @classmethod
-    def of(cls, tokens: list[Token]) -> Lexed:
-        """The same lists for tokens of the careful loop."""
-        kinds = [t.type for t in tokens]
-        texts = [str(t) for t in tokens]
-        return cls(
-            kinds, texts, [t.start_pos or 0 for t in tokens], [t.end_pos or 0 for t in tokens],
-            [t for k, t in zip(kinds, texts, strict=True) if k == "IDENT"],
-            [t for k, t in zip(kinds, texts, strict=True) if k in LITERAL_KINDS],
-        )
+    def of(cls, tokens: list[Token], dialect: Grammar) -> Lexed:
+        """The same for tokens of the careful loop."""
+        codes, lits = [], []
+        for token in tokens:
+            kind, text = token.type, str(token)
+            if kind in LITERAL_KINDS:
+                codes.append(next(c for c, k in _LITERAL_CODES.items() if k == kind))
+                lits.append(text)
+            elif kind == "IDENT" or kind in _OPERATOR_KINDS:
+                codes.append(text)
+            else:
+                codes.append(text.upper())
+        return cls(codes, lits, _keyword_kinds(dialect), tokens=tokens)
+
+    @property
+    def kinds(self) -> list[str]:
+        if self._kinds is None:
+            keywords = self.keywords
+            self._kinds = [
+                keywords.get(code) or _OPERATORS.get(code) or _LITERAL_CODES.get(code, "IDENT")
+                for code in self.codes
+            ]
+        return self._kinds
+
+    @property
+    def texts(self) -> list[str]:
+        if self._texts is None:
+            self._texts = [m[m.lastindex or 0] for m in self._matches or ()]
+        return self._texts
+
+    @property
+    def starts(self) -> list[int]:
+        if self._starts is None:
+            self._starts = [m.start(m.lastindex or 0) for m in self._matches or ()]
+        return self._starts
+
+    @property
+    def ends(self) -> list[int]:
+        if self._ends is None:
+            self._ends = [m.end() for m in self._matches or ()]
+        return self._ends
 
     def tokens(self) -> list[Token]:
         return [
@@ -124,15 +172,28 @@ class Lexed:
         ]
 
 
-_keyword_tables: dict[Grammar, dict[str, str]] = {}
+_OPERATOR_KINDS = frozenset(_OPERATORS.values())
+# Per grammar object (a few, owned by the registry): keyword text -> token kind, and the
+# operator characters the grammar refuses. Keyed by identity: hashing a Grammar is slow.
+_grammar_tables: dict[int, tuple[Grammar, dict[str, str], frozenset[str]]] = {}
 
 
 def _keyword_kinds(dialect: Grammar) -> dict[str, str]:
-    table = _keyword_tables.get(dialect)
-    if table is None:
-        table = {k: (not_kind(dialect) if k == "NOT" else k) for k in dialect.keywords}
-        _keyword_tables[dialect] = table  # a few grammars only: no bound needed
-    return table
+    return _tables(dialect)[1]
+
+
+def _tables(dialect: Grammar) -> tuple[Grammar, dict[str, str], frozenset[str]]:
+    found = _grammar_tables.get(id(dialect))
+    if found is None or found[0] is not dialect:
+        keywords = {k: (not_kind(dialect) if k == "NOT" else k) for k in dialect.keywords}
+        refused = frozenset(
+            ("" if dialect.arithmetic else "*/") + ("" if dialect.modulo else "%")
+        )
+        found = (dialect, keywords, refused)
+        if len(_grammar_tables) > 64:  # grammars made on the fly (Artemis's prefixes)
+            _grammar_tables.clear()
+        _grammar_tables[id(dialect)] = found
+    return found
 
 
 def scan(text: str, dialect: Grammar, limits: Limits) -> Lexed | None:
@@ -143,69 +204,61 @@ def scan(text: str, dialect: Grammar, limits: Limits) -> Lexed | None:
         dialect.comments and ("--" in text or "/*" in text)
     ):
         return None
-    kinds: list[str] = []
-    texts: list[str] = []
-    starts: list[int] = []
-    ends: list[int] = []
-    idents: list[str] = []
+    _, keywords, refused = _tables(dialect)
+    codes: list[str] = []
     lits: list[str] = []
-    keywords = _keyword_kinds(dialect)
-    match = _FAST.match
-    pos, end, depth = 0, len(text), 0
-    while pos < end:
-        found = match(text, pos)
-        if found is None:
-            if _BLANK.match(text, pos) is not None:
-                break
-            return None
+    matches = list(_FAST.finditer(text))
+    append, literal = codes.append, lits.append
+    for found in matches:
         group = found.lastindex
-        start, stop = found.start(group), found.end()
-        value = found.group(group)
-        if group == _IDENT:
-            kind = keywords.get(value.upper(), "IDENT")
-            if kind == "IDENT":
-                idents.append(value)
-        elif group == _STRING:
-            kind = "STRING"
-            lits.append(value)
-        elif group == _OP:
-            kind = _OPERATORS[value]
-            if kind == "LPAR":
-                depth += 1
-                if depth > limits.max_depth:
-                    return None
-            elif kind == "RPAR":
-                depth -= 1
-            elif (kind in ("STAR", "SLASH") and not dialect.arithmetic) or (
-                kind == "PERCENT" and not dialect.modulo
-            ):
+        if group == 1:
+            value = found[1]
+            upper = value.upper()
+            append(upper if upper in keywords else value)
+        elif group == 2:
+            append("'")
+            literal(found[2])
+        elif group == 3:
+            value = found[3]
+            if value in refused:
                 return None
-        elif group == _EXACT:
-            kind = "EXACT"
+            append(value)
+        elif group == 4:
+            append(".")
+            literal(found[4])
+        elif group == 6:
+            value = found[6]
             try:
-                _check_exact(value, text, start, dialect)
+                _check_exact(value, text, 0, dialect)  # an error: the careful loop says it
             except FilterSyntaxError:
                 return None
-            lits.append(value)
-        elif group == _APPROX:
-            kind = "APPROX"
-            lits.append(value)
-        elif group == _HEX:
+            append("0")
+            literal(value)
+        elif group == 5:
+            value = found[5]
             if not dialect.hex_octal or int(value, 16) > dialect.max_radix_exact:
                 return None
-            kind = "EXACT"
-            lits.append(value)
-        else:  # a quoted identifier
-            if not dialect.quoted_identifiers:
-                return None
-            kind = "IDENT"
-            idents.append(value)
-        kinds.append(kind)
-        texts.append(value)
-        starts.append(start)
-        ends.append(stop)
-        pos = stop
-    return Lexed(kinds, texts, starts, ends, idents, lits)
+            append("0")
+            literal(value)
+        elif group == 7 and dialect.quoted_identifiers:
+            append(found[7])
+        else:
+            return None
+    if text.count("(") > limits.max_depth and not _shallow(codes, limits.max_depth):
+        return None
+    return Lexed(codes, lits, keywords, matches)
+
+
+def _shallow(codes: list[str], limit: int) -> bool:
+    depth = 0
+    for code in codes:
+        if code == "(":
+            depth += 1
+            if depth > limit:
+                return False
+        elif code == ")":
+            depth -= 1
+    return True
 
 
 def tokenize(text: str, dialect: Grammar, limits: Limits) -> list[Token]:
