@@ -108,18 +108,21 @@ def main() -> None:
 
             through = per_call_batch(batch, msgfilter.compile, repeat, next_batch)
             fresh = itertools.count()
-            news = [fill(template, rng, f"_{next(fresh)}") for _ in range(count // 4 * repeat)]
-            new_iter = iter(news)
+            news = iter([fill(template, rng, f"_{next(fresh)}")
+                         for _ in range(count // 4 * repeat)])
             new = per_call(
-                [""] * (count // 4), lambda _: build(next(new_iter)), repeat
+                [""] * (count // 4), lambda _, news=news, build=build: build(next(news)), repeat
             )
             full = per_call(known[: count // 4], unshaped, repeat)
             first = known[0]
             grammar = dialect.grammar
             assert grammar is not None
-            lex_fast = per_call([first] * count, lambda t: scan(t, grammar, DEFAULT_LIMITS), repeat)
+            lex_fast = per_call(
+                [first] * count, lambda t, g=grammar: scan(t, g, DEFAULT_LIMITS), repeat
+            )
             lex_slow = per_call(
-                [first] * (count // 4), lambda t: _tokenize(t, grammar, DEFAULT_LIMITS), repeat
+                [first] * (count // 4), lambda t, g=grammar: _tokenize(t, g, DEFAULT_LIMITS),
+                repeat,
             )
             print(
                 f"{name:9} {label:20} {per_call(known, build, repeat):7.1f} {through:9.1f} "
@@ -134,23 +137,28 @@ def main() -> None:
     mixed = [
         f"name LIKE '{'p' if i % 2 else 'p_q'}{i}%' AND region = 'r{i}'" for i in range(count)
     ]
-    print(f"  known shape, alternating variants: "
+    print("  known shape, alternating variants: "
           f"{per_call(mixed, lambda t: jms.build(t, DEFAULT_LIMITS), repeat):.1f}")
 
     print("\nworst cases (jms):")
-    items = ", ".join(f"'{{s}}'" for _ in range(500))
+    items = ", ".join("'{s}'" for _ in range(500))
     long_in = f"region IN ({items})"
     jms.build(fill(long_in, rng), DEFAULT_LIMITS)
     texts = [fill(long_in, rng) for _ in range(count // 20)]
-    print(f"  500-item IN list, known shape: "
-          f"{per_call(texts, lambda t: jms.build(t, DEFAULT_LIMITS), repeat):.1f}; full pipeline: "
-          f"{per_call(texts[:10], lambda t: jms.build(t, DEFAULT_LIMITS, use_shapes=False), repeat):.1f}")
+
+    def shaped(text: str) -> Any:
+        return jms.build(text, DEFAULT_LIMITS)
+
+    def whole(text: str) -> Any:
+        return jms.build(text, DEFAULT_LIMITS, use_shapes=False)  # type: ignore[call-arg]
+
+    print(f"  500-item IN list, known shape: {per_call(texts, shaped, repeat):.1f}; "
+          f"full pipeline: {per_call(texts[:10], whole, repeat):.1f}")
     many = " AND ".join(f"p{i} > {{f}}" for i in range(40))
     jms.build(fill(many, rng), DEFAULT_LIMITS)
     texts = [fill(many, rng) for _ in range(count // 10)]
-    print(f"  40 literals, known shape: "
-          f"{per_call(texts, lambda t: jms.build(t, DEFAULT_LIMITS), repeat):.1f}; full pipeline: "
-          f"{per_call(texts[:20], lambda t: jms.build(t, DEFAULT_LIMITS, use_shapes=False), repeat):.1f}")
+    print(f"  40 literals, known shape: {per_call(texts, shaped, repeat):.1f}; "
+          f"full pipeline: {per_call(texts[:20], whole, repeat):.1f}")
     size = shapes.SHAPE_CACHE_SIZE
     rotation = [fill(SHAPES["tenant/type/price"], rng, f"_r{i}") for i in range(2 * size)]
     # Every shape leaves the LRU before it comes round again: every compile is a miss.

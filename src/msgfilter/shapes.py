@@ -129,8 +129,8 @@ class _Variant(NamedTuple):
     bind: Callable[..., Any]
     source: str
     consts: tuple[object, ...]
-    recipes: tuple[tuple[int, Ref, Callable[[Any], Any] | None], ...]
-    classes: tuple[tuple[Ref, Callable[[Any], Any], object], ...]
+    recipes: tuple[tuple[int, Any, Callable[[Any], Any] | None], ...]
+    classes: tuple[tuple[Any, Callable[[Any], Any], object], ...]
     careful: int | None
 
 

@@ -105,8 +105,8 @@ class _Careful:
     the tree: a filter compiled by shape builds its tree only when something asks."""
 
     def __init__(
-        self, tree: n.Expr | Callable[[], n.Expr], model: ValueModel, mode: str, convert_strings: bool = False,
-        typed: TypedReads | None = None,
+        self, tree: n.Expr | Callable[[], n.Expr], model: ValueModel, mode: str,
+        convert_strings: bool = False, typed: TypedReads | None = None,
     ) -> None:
         self.tree, self.model, self.mode, self.typed = tree, model, mode, typed
         self.convert_strings = convert_strings
