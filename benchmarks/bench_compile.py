@@ -93,8 +93,8 @@ def main() -> None:
         def build(text: str, dialect: Any = dialect) -> Any:
             return dialect.build(text, DEFAULT_LIMITS)
 
-        def unshaped(text: str, dialect: Any = dialect) -> Any:
-            return dialect.build(text, DEFAULT_LIMITS, use_shapes=False)
+        def unshaped(text: str, name: str = name) -> Any:
+            return engine.compile_unshaped(text, name)
 
         for label, template in SHAPES.items():
             build(fill(template, rng))  # the shape is known from here on
@@ -150,7 +150,7 @@ def main() -> None:
         return jms.build(text, DEFAULT_LIMITS)
 
     def whole(text: str) -> Any:
-        return jms.build(text, DEFAULT_LIMITS, use_shapes=False)  # type: ignore[call-arg]
+        return engine.compile_unshaped(text, "jms")
 
     print(f"  500-item IN list, known shape: {per_call(texts, shaped, repeat):.1f}; "
           f"full pipeline: {per_call(texts[:10], whole, repeat):.1f}")

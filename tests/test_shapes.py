@@ -17,6 +17,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from msgfilter import FilterError, dialects, shapes
+from msgfilter.engine import compile_unshaped
 from msgfilter.errors import FilterPositionError
 from msgfilter.limits import DEFAULT_LIMITS, Limits
 from msgfilter.selector import SelectorFilter
@@ -46,7 +47,9 @@ def _spans(tree: n.Node | None) -> list[tuple[str, Any, Any, Any]]:
 
 def _compile(text: str, dialect: str, shaped: bool, limits: Limits = DEFAULT_LIMITS) -> Any:
     try:
-        return dialects.get(dialect).build(text, limits, use_shapes=shaped)  # type: ignore[call-arg]
+        if not shaped:
+            return compile_unshaped(text, dialect, limits=limits)
+        return dialects.get(dialect).build(text, limits)
     except FilterError as error:
         where = (error.offset, error.message) if isinstance(error, FilterPositionError) else ()
         return ("error", type(error), str(error), where)
@@ -295,3 +298,16 @@ def test_threads_compiling_one_shape_agree() -> None:
     for thread in threads:
         thread.join()
     assert not errors
+
+
+def test_limits_are_kept_per_text() -> None:
+    shapes.purge()
+    short = Limits(max_length=30)
+    assert_same("a = 'x' AND b IN ('p', 'q')", "jms", limits=short)
+    assert_same("a = 'a much longer value' AND b IN ('p', 'q')", "jms", limits=short)
+    few = Limits(max_in_items=2)
+    assert_same("b IN ('p', 'q')", "jms", limits=few)
+    assert_same("b IN ('p', 'q', 'r')", "jms", limits=few)
+    assert _compile("b IN ('r', 's')", "jms", True, few).shape == _compile(
+        "b IN ('t', 'u')", "jms", True, Limits(max_in_items=2, max_length=99)
+    ).shape

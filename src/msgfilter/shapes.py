@@ -116,11 +116,16 @@ def shape_key(
     dialect: str, flags: tuple[bool, bool], limits: Limits, lexed: Lexed
 ) -> tuple[Any, ...]:
     """What a text's shape is made of: the dialect and its switches for this text
-    (ActiveMQ's and Artemis's prefixes), the limits, and each token's code
+    (ActiveMQ's and Artemis's prefixes), the limits the parser reads, and each token's code
     (`Lexed.codes`: a keyword, an operator, an identifier's text, a literal's kind)."""
-    return (
-        (dialect, flags, None if limits is DEFAULT_LIMITS else limits), tuple(lexed.codes)
-    )
+    # Of the limits, those the parser reads: the length is checked on each text.
+    bounds = None if limits is DEFAULT_LIMITS else (limits.max_depth, limits.max_in_items)
+    if bounds == _DEFAULT_BOUNDS:
+        bounds = None
+    return ((dialect, flags, bounds), tuple(lexed.codes))
+
+
+_DEFAULT_BOUNDS = (DEFAULT_LIMITS.max_depth, DEFAULT_LIMITS.max_in_items)
 
 
 class _Variant(NamedTuple):
