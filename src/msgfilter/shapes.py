@@ -290,8 +290,8 @@ def analyse(
     placed = _place(tree, kinds, starts, ends, slot_of, values, folds, grammar)
     if placed is None:
         return Analysis(tuple(raw), None, {})
-    program, refs, checks = placed
-    checks.extend(_value_checks(tree, refs, grammar, model))
+    program, refs, checks, order = placed
+    checks.extend(_value_checks(order, refs, grammar, model))
     template = Template(
         shape, grammar, model, convert, decoders, tuple(folds), tuple(checks),
         tuple(program), n.identifiers(tree),
@@ -314,7 +314,7 @@ def _place(
     tree: n.Expr, kinds: list[str], starts: list[int], ends: list[int],
     slot_of: dict[int, int], values: list[Any], folds: list[tuple[int, int, bool]],
     grammar: Grammar,
-) -> tuple[list[_Step], dict[int, Ref], list[tuple[Any, ...]]] | None:
+) -> tuple[list[_Step], dict[int, Ref], list[tuple[Any, ...]], list[n.Expr]] | None:
     start_at = {s: i for i, s in enumerate(starts)}
     end_at = {e: i for i, e in enumerate(ends)}
     position: dict[int, int] = {}
@@ -325,7 +325,8 @@ def _place(
     def slot(token: int, kind: str) -> int | None:
         return slot_of.get(token) if 0 <= token < len(kinds) and kinds[token] == kind else None
 
-    for node in _postorder(tree):
+    order = _postorder(tree)
+    for node in order:
         first, last = start_at.get(node.span[0]), end_at.get(node.span[1])
         if first is None or last is None or id(node) in position:
             return None
@@ -333,12 +334,10 @@ def _place(
         value_fields = _VALUE_FIELDS.get(cls, frozenset())
         args: list[tuple[int, Any]] = []
         pattern: int | None = None
-        for f in dataclasses.fields(node):
-            if f.kw_only:
-                continue
-            value = getattr(node, f.name)
-            if f.name in value_fields:
-                placed = _place_value(node, f.name, first, last, kinds, start_at, end_at, slot)
+        for name in _positional(cls):
+            value = getattr(node, name)
+            if name in value_fields:
+                placed = _place_value(node, name, first, last, kinds, start_at, end_at, slot)
                 if placed is None:
                     return None
                 code, arg, ref = placed
@@ -379,7 +378,20 @@ def _place(
                 checks.append(("escape", _escape_slot(node, pattern, slot), grammar.escape_utf16))
         position[id(node)] = len(program)
         program.append((cls, tuple(args), first, last, node.depth, pattern))
-    return program, refs, checks
+    return program, refs, checks, order
+
+
+_POSITIONAL: dict[type, tuple[str, ...]] = {}
+
+
+def _positional(cls: type) -> tuple[str, ...]:
+    """The fields a node class takes positionally (dataclasses.fields() is slow)."""
+    names = _POSITIONAL.get(cls)
+    if names is None:
+        names = _POSITIONAL[cls] = tuple(
+            f.name for f in dataclasses.fields(cls) if not f.kw_only
+        )
+    return names
 
 
 def _escape_slot(node: n.Like, pattern: int, slot: Callable[[int, str], int | None]) -> int:
@@ -433,13 +445,13 @@ def _place_value(
 
 
 def _value_checks(
-    tree: n.Expr, refs: dict[int, Ref], grammar: Grammar, model: ValueModel
+    order: list[n.Expr], refs: dict[int, Ref], grammar: Grammar, model: ValueModel
 ) -> list[tuple[Any, ...]]:
     """The checker's rules that look at literal values (`semantics.check`), as checks of
     slots; the builder's one (ESCAPE's length) comes from `_place`."""
     checks: list[tuple[Any, ...]] = []
     regex = pattern_check(grammar, model)
-    for node in _postorder(tree):
+    for node in order:
         ref = refs.get(id(node))
         if isinstance(node, n.ExactLit) and grammar.max_exact is not None and ref:
             checks.append(("max", ref[1], grammar.max_exact))
