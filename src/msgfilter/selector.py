@@ -31,6 +31,19 @@ class SelectorFilter(Filter):
     The dialect registry (`msgfilter.dialects`) builds one for each SQL-like dialect,
     giving it the dialect's name, grammar and value model; `msgfilter.compile` is the
     way to get one.
+
+    Texts that differ only in their literal values share one template (`msgfilter.shapes`):
+    a new text of a known shape is only lexed, its literals decoded and checked, and the
+    shared code bound to them; `tree` is then built on first read. The filter is the one
+    the whole pipeline would build. Two read-only attributes serve planning by shape:
+
+    - `shape`: a hashable `msgfilter.shapes.Shape`, equal for two filters of one dialect
+      whose texts have the same tokens but for the values of their literals (identifier
+      names, keywords, operators, prefixes and the parser's limits included), and the
+      same object for all filters compiled from one cached template;
+    - `literals`: the checked values of the text's literals (strings, exact and
+      approximate numbers; each IN item, LIKE pattern and escape) in text order, a JMS
+      signed literal with its sign folded in.
     """
 
     __slots__ = (
