@@ -179,6 +179,8 @@ class Template:
 
     def variant(self, values: Sequence[Any]) -> _Variant | None:
         for variant in self.variants:
+            if not variant.classes:
+                return variant
             if all(
                 classifier(_payload(ref, values)) == result
                 for ref, classifier, result in variant.classes
@@ -485,11 +487,12 @@ class ShapeCacheInfo(NamedTuple):
 def lookup(key: tuple[Any, ...]) -> Template | None:
     global _hits, _misses
     with _lock:
-        template = _templates.get(key)
-        if template is None:
+        try:
+            template: Template = _templates[key]
+        except KeyError:
             _misses += 1
-        else:
-            _hits += 1
+            return None
+        _hits += 1
     return template
 
 

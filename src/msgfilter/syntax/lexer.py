@@ -228,10 +228,12 @@ def scan(text: str, dialect: Grammar, limits: Limits) -> Lexed | None:
             literal(found[4])
         elif group == 6:
             value = found[6]
-            try:
-                _check_exact(value, text, 0, dialect)  # an error: the careful loop says it
-            except FilterSyntaxError:
-                return None
+            # Up to 18 plain digits never break a rule of `_check_exact`: skip the call.
+            if len(value) > 18 or value[0] == "0" or not value.isdigit():
+                try:
+                    _check_exact(value, text, 0, dialect)  # an error: the careful loop says it
+                except FilterSyntaxError:
+                    return None
             append("0")
             literal(value)
         elif group == 5:

@@ -104,6 +104,8 @@ class _Careful:
     generated (once, on first use) without shortcuts. `tree` may be a function giving
     the tree: a filter compiled by shape builds its tree only when something asks."""
 
+    __slots__ = ("convert_strings", "function", "mode", "model", "tree", "typed")
+
     def __init__(
         self, tree: n.Expr | Callable[[], n.Expr], model: ValueModel, mode: str,
         convert_strings: bool = False, typed: TypedReads | None = None,
