@@ -8,6 +8,7 @@ expression truthy exactly when the condition is TRUE, `falsity` exactly when it 
 
 from __future__ import annotations
 
+import functools
 import struct
 import sys
 from collections.abc import Callable, Mapping
@@ -340,6 +341,19 @@ def payload(node: n.Node) -> Any:
 
 
 def _compile_like(pattern_escape: tuple[str, str | None]) -> object:
+    # Matchers are pure functions: texts of one shape with the same pattern share one.
+    # Short patterns only, so that the cache's memory stays bounded too.
+    if len(pattern_escape[0]) <= SHORT_PATTERN:
+        return _compile_short_like(pattern_escape)
+    return compile_like(*pattern_escape)
+
+
+#: LIKE patterns up to this long are remembered (compiled matchers, their shapes).
+SHORT_PATTERN = 256
+
+
+@functools.lru_cache(maxsize=4096)
+def _compile_short_like(pattern_escape: tuple[str, str | None]) -> object:
     return compile_like(*pattern_escape)
 
 

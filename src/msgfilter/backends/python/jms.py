@@ -8,6 +8,7 @@ start from this one.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import Any
 
@@ -15,6 +16,7 @@ from ...semantics import values as v
 from ...semantics.like import like_shape
 from ...syntax import nodes as n
 from .generator import (
+    SHORT_PATTERN,
     Generator,
     Handlers,
     Template,
@@ -118,12 +120,25 @@ def _in_double(value: int) -> bool:
     return abs(value) <= _EXACT_IN_DOUBLE
 
 
+def _like_shape(pattern_escape: tuple[str, str | None]) -> tuple[str, str]:
+    # Asked twice per pattern (the code's choice, then its constant), and again for each
+    # text of a shape that repeats a pattern; short patterns only are remembered.
+    if len(pattern_escape[0]) <= SHORT_PATTERN:
+        return _short_like_shape(pattern_escape)
+    return like_shape(*pattern_escape)
+
+
+@functools.lru_cache(maxsize=4096)
+def _short_like_shape(pattern_escape: tuple[str, str | None]) -> tuple[str, str]:
+    return like_shape(*pattern_escape)
+
+
 def _like_kind(pattern_escape: tuple[str, str | None]) -> str:
-    return like_shape(*pattern_escape)[0]
+    return _like_shape(pattern_escape)[0]
 
 
 def _like_text(pattern_escape: tuple[str, str | None]) -> str:
-    return like_shape(*pattern_escape)[1]
+    return _like_shape(pattern_escape)[1]
 
 
 def _literal_test(g: Generator, op: str, lit: n.Expr) -> Template | None:
