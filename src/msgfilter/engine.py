@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import threading
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from cachetools import LRUCache
 
@@ -72,3 +72,20 @@ def purge() -> None:
     with _lock:
         _cache.clear()
         _hits = _misses = 0
+
+
+def compile_unshaped(
+    text: str, dialect: str = dialects.DEFAULT, *, limits: Limits | None = None
+) -> Filter:
+    """The filter for `text` built by the whole pipeline: neither the compile cache nor
+    the shape cache (`msgfilter.shapes`) is read or filled. For tests that compare a
+    filter served by its shape's template with the one the pipeline builds; tag dialects
+    have no shapes and are built as `compile` builds them."""
+    if not isinstance(text, str):
+        raise FilterError(f"a filter expression is text, not {type(text).__name__}")
+    found = dialects.get(dialect)
+    if found.grammar is None:
+        return found.build(text, limits or DEFAULT_LIMITS)
+    build: Any = found.build
+    built: Filter = build(text, limits or DEFAULT_LIMITS, use_shapes=False)
+    return built

@@ -7,6 +7,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
+from . import shapes
 from .backends.python import compile_function
 from .backends.python.generator import TypedReads
 from .errors import EvaluationFailure, FilterPositionError, FilterSyntaxError
@@ -18,6 +19,7 @@ from .semantics.check import check
 from .semantics.model import ValueModel
 from .syntax import nodes as n
 from .syntax.grammar import Grammar
+from .syntax.lexer import Lexed, check_length, scan, tokenize
 from .syntax.parser import parse
 from .syntax.unparse import unparse
 
@@ -29,20 +31,43 @@ class SelectorFilter(Filter):
     The dialect registry (`msgfilter.dialects`) builds one for each SQL-like dialect,
     giving it the dialect's name, grammar and value model; `msgfilter.compile` is the
     way to get one.
+
+    Texts that differ only in their literal values share one template (`msgfilter.shapes`):
+    a new text of a known shape is only lexed, its literals decoded and checked, and the
+    shared code bound to them; `tree` is then built on first read. The filter is the one
+    the whole pipeline would build. Two read-only attributes serve planning by shape:
+
+    - `shape`: a hashable `msgfilter.shapes.Shape`, equal for two filters of one dialect
+      whose texts have the same tokens but for the values of their literals (identifier
+      names, keywords, operators, prefixes and the parser's limits included), and the
+      same object for all filters compiled from one cached template;
+    - `literals`: the checked values of the text's literals (strings, exact and
+      approximate numbers; each IN item, LIKE pattern and escape) in text order, a JMS
+      signed literal with its sign folded in.
     """
 
-    __slots__ = ("_outcome", "_source", "convert_strings", "departures", "grammar", "tree")
+    __slots__ = (
+        "_lazy", "_outcome", "_source", "_tree", "convert_strings", "departures", "grammar",
+        "literals", "shape",
+    )
 
-    #: The checked AST (None for the empty selector, which matches everything).
-    tree: n.Expr | None
     #: The dialect's grammar switches.
     grammar: Grammar
     #: ActiveMQ's `convert_string_expressions:` prefix was given.
     convert_strings: bool
     #: The dialect's departures from the JMS specification (the registry's), one line each.
     departures: tuple[str, ...]
+    #: The shape of the text (`msgfilter.shapes.Shape`): hashable, equal for two filters
+    #: of one dialect (and limits) whose texts differ only in their literal values, and
+    #: the same object for all filters compiled from one cached template.
+    shape: shapes.Shape
+    #: The checked literal values of the text, in the order they stand in it (a JMS
+    #: signed literal with its sign folded in): what fills the shape's slots.
+    literals: tuple[Any, ...]
     _source: str
     _outcome: dict[str, Any]
+    _tree: Any
+    _lazy: Any
 
     def __init__(
         self,
@@ -54,22 +79,40 @@ class SelectorFilter(Filter):
         model: ValueModel,
         departures: tuple[str, ...] = (),
         prepare: Callable[[str], Prepared] | None = None,
+        use_shapes: bool = True,
     ) -> None:
         if prepare is not None:
             # The dialect rewrites the text first (Artemis: the JMS client's translation,
             # trimming, prefixes); errors are shown in the text the parser saw.
             prepared = prepare(text)
             shown, body, convert = prepared.text, prepared.body, prepared.convert
-            if prepared.hyphenated:
+            hyphenated = prepared.hyphenated
+            if hyphenated:
                 grammar = replace(grammar, hyphenated_identifiers=True, quoted_identifiers=False)
             empty = prepared.empty
         else:
             convert = grammar.functions and text.startswith(CONVERT_PREFIX)
             # ActiveMQ's prefix turns on string conversion; blanking it keeps offsets right.
             body = " " * len(CONVERT_PREFIX) + text[len(CONVERT_PREFIX):] if convert else text
-            shown, empty = text, False
+            shown, empty, hyphenated = text, False, False
+        lexed = None
+        if not empty and len(body) <= limits.max_length:
+            lexed = scan(body, grammar, limits)
+        key: tuple[Any, ...] | None = None
+        if lexed is not None:
+            key = shapes.shape_key(dialect, (convert, hyphenated), limits, lexed)
+            if use_shapes and self._from_shape(
+                key, lexed, text, dialect, limits, model, departures
+            ):
+                return
         try:
-            tree = None if empty else parse(body, grammar, limits)
+            if empty:
+                tree = None
+            else:
+                if lexed is None:
+                    check_length(body, limits)
+                    lexed = Lexed.of(tokenize(body, grammar, limits), grammar)
+                tree = parse(body, grammar, limits, lexed.tokens())
             if tree is None and not empty and not grammar.empty_matches_all:
                 raise FilterSyntaxError("empty expression", body, len(body), ("an expression",))
             if tree is not None:
@@ -78,21 +121,94 @@ class SelectorFilter(Filter):
             if body == shown:
                 raise
             raise _with_text(error, shown) from None
-        matches, self_source = compile_function(tree, model, "truth", convert_strings=convert)
+        if lexed is None:
+            lexed = Lexed([], [], {}, [])
+        # The scanner's tokens only: a text the careful lexer reads is never served by a
+        # template (scan() must be able to read the next text of its shape).
+        cacheable = use_shapes and key is not None
+        if key is None:
+            key = shapes.shape_key(dialect, (convert, hyphenated), limits, lexed)
+        shape = shapes.shape_of(key, dialect) if cacheable else shapes.Shape(dialect, key)
+        analysis = shapes.analyse(shape, lexed, tree, grammar, model, convert)
+        identifiers = _reads(tree, model)
+        learned = None
+        if analysis.template is not None:
+            analysis.template.identifiers = identifiers
+            if cacheable and tree is not None:
+                learned = shapes.learn(analysis, tree)
+        if learned is None:
+            learned = compile_function(tree, model, "truth", convert_strings=convert)
+        matches, self_source = learned
         super().__init__(
             text,
             dialect,
-            _reads(tree, model),
+            identifiers,
             matches,
             self._first_evaluate,
             limits,
             model=model,
         )
         for name, value in (
-            ("tree", tree), ("grammar", grammar), ("_source", self_source),
+            ("_tree", tree), ("_lazy", None), ("grammar", grammar), ("_source", self_source),
             ("convert_strings", convert), ("_outcome", {}), ("departures", departures),
+            ("shape", shape), ("literals", analysis.literals),
         ):
             object.__setattr__(self, name, value)
+
+    def _from_shape(
+        self, key: tuple[Any, ...], lexed: Lexed, text: str, dialect: str, limits: Limits,
+        model: ValueModel, departures: tuple[str, ...],
+    ) -> bool:
+        """Become the filter of `text` from its shape's template; False where the whole
+        pipeline must run (no template, a value rule refuses a literal, or the values
+        choose code no variant has)."""
+        template = shapes.lookup(key)
+        if template is None:
+            return False
+        values = template.values(lexed.lits)
+        if values is None:
+            return False
+        variant = template.variant(values)
+        if variant is None:
+            return False
+        setattr_ = object.__setattr__
+        setattr_(self, "_lazy", (template, values, lexed))
+        setattr_(self, "_tree", _PENDING)
+        setattr_(self, "matches", shapes.bind(template, variant, values, self._get_tree))
+        setattr_(self, "text", text)
+        setattr_(self, "dialect", dialect)
+        setattr_(self, "identifiers", template.identifiers)
+        setattr_(self, "evaluate", self._first_evaluate)
+        setattr_(self, "limits", limits)
+        setattr_(self, "model", model)
+        setattr_(self, "grammar", template.grammar)
+        setattr_(self, "_source", variant.source)
+        setattr_(self, "convert_strings", template.convert)
+        setattr_(self, "_outcome", {})
+        setattr_(self, "departures", departures)
+        setattr_(self, "shape", template.shape)
+        setattr_(self, "literals", tuple(values))
+        setattr_(self, "_frozen", True)
+        return True
+
+    @property
+    def tree(self) -> n.Expr | None:
+        """The checked AST (None for the empty selector, which matches everything)."""
+        tree = self._tree
+        if tree is _PENDING:
+            return self._get_tree()
+        return tree  # type: ignore[no-any-return]
+
+    def _get_tree(self) -> n.Expr:
+        # A filter compiled from its shape's template builds its tree on first use.
+        # Two threads may both build it: the trees are equal, either one is kept.
+        tree = self._tree
+        if tree is _PENDING:
+            template, values, lexed = self._lazy
+            tree = template.tree(values, lexed.starts, lexed.ends)
+            object.__setattr__(self, "_tree", tree)
+            object.__setattr__(self, "_lazy", None)
+        return tree  # type: ignore[no-any-return]
 
     def _first_evaluate(self, message: Any) -> bool | None:
         # `evaluate` is compiled on first use: brokers mostly only call `matches`, and
@@ -196,6 +312,9 @@ class SelectorFilter(Filter):
 CONVERT_PREFIX = "convert_string_expressions:"
 #: Artemis's selector prefix that lets `-` continue an identifier.
 HYPHENATED_PREFIX = "hyphenated_props:"
+
+
+_PENDING: Any = object()
 
 
 def _reads(tree: n.Expr | None, model: ValueModel) -> frozenset[str]:

@@ -58,6 +58,9 @@ def _replace(text: str, match: str, replacement: str) -> str:
     The scan is the client's: it follows one candidate at a time and, on a character
     that breaks the candidate, starts over at the next character (so `JJMSPriority`
     is never a candidate), and it toggles "inside quotes" at every `'`."""
+    if match not in text:
+        # The scan below only ever replaces whole occurrences of `match`.
+        return text
     quoted_match = match[0] == "'"
     inside, at, positions = False, 0, []
     for i, ch in enumerate(text):

@@ -29,6 +29,16 @@ def _is_condition_operand(node: n.Expr) -> bool:
     return n.is_condition(node) or isinstance(node, (n.BoolLit, n.NullLit, n.Ident))
 
 
+def pattern_check(
+    dialect: Grammar, model: ValueModel | None
+) -> Callable[[str, str | None], object] | None:
+    """What compiles a LIKE pattern when the selector is parsed, raising `PatternError`
+    for one the broker refuses; None where patterns are not checked."""
+    if model is not None:
+        return _REGEX_LIKE.get(model)
+    return amq_like if dialect.escape_utf16 else None
+
+
 def check(
     tree: n.Expr, text: str, dialect: Grammar, model: ValueModel | None = None
 ) -> n.Expr:
@@ -39,10 +49,7 @@ def check(
     def fail(message: str, node: n.Node) -> FilterTypeError:
         return FilterTypeError(message, text, node.span[0])
 
-    if model is not None:
-        like_regex = _REGEX_LIKE.get(model)
-    else:
-        like_regex = amq_like if dialect.escape_utf16 else None
+    like_regex = pattern_check(dialect, model)
     if dialect.fold_negation:
         tree = fold_signs(tree)
     if not _is_condition_operand(tree):

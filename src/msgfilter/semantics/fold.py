@@ -34,14 +34,27 @@ def _fold(node: n.Expr) -> n.Expr:
         if isinstance(inner, n.ApproxLit):
             return n.ApproxLit(-inner.value if signs % 2 else inner.value, span=node.span)
     changes: dict[str, object] = {}
-    for f in dataclasses.fields(node):
-        value = getattr(node, f.name)
+    for name in _field_names(type(node)):
+        value = getattr(node, name)
         if isinstance(value, n.Node):
             folded = _fold(cast(n.Expr, value))
             if folded is not value:
-                changes[f.name] = folded
+                changes[name] = folded
         elif isinstance(value, tuple) and value and isinstance(value[0], n.Node):
             items = tuple(_fold(cast(n.Expr, item)) for item in value)
             if any(a is not b for a, b in zip(items, value, strict=True)):
-                changes[f.name] = items
+                changes[name] = items
     return dataclasses.replace(node, **changes) if changes else node  # type: ignore[arg-type]
+
+
+_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def _field_names(cls: type) -> tuple[str, ...]:
+    # dataclasses.fields() builds its answer on every call: most of this pass's cost.
+    names = _FIELDS.get(cls)
+    if names is None:
+        names = _FIELDS[cls] = tuple(
+            f.name for f in dataclasses.fields(cls) if f.name not in ("span", "depth")
+        )
+    return names

@@ -66,9 +66,214 @@ def _describe(ch: str) -> str:
     return f"{ch!r} (U+{ord(ch):04X}{' ' + name if name else ''})"
 
 
+# The fast path: one match per token and the blanks before it (consumed by the match:
+# `finditer` would try every alternative at each blank), all ASCII token forms.
+# Alternatives sharing a first character keep `_SCAN`'s order (approximate, hex, exact).
+# An identifier must be followed by the end, a blank or printable ASCII: anything else
+# may continue a Java identifier (non-ASCII letters, the ignorable controls), which `re`
+# cannot tell, so it falls to the last alternative and the careful loop takes over, as it
+# does for every other character no token starts with. Possessive quantifiers: no
+# backtracking into a literal, whatever the text holds.
+_FAST = re.compile(
+    r"""[ \t\n\r\f]*+
+    (?:([A-Za-z_$][A-Za-z0-9_$]*+)(?![^ -~\t\n\r\f])
+    | ('[^']*+(?:''[^']*+)*+')
+    | (<>|<=|>=|[=<>+\-*/%(),])
+    | ([0-9]++\.[0-9]*+(?:[eE][+-]?[0-9]++)?|\.[0-9]++(?:[eE][+-]?[0-9]++)?
+       |[0-9]++[eE][+-]?[0-9]++)
+    | (0[xX][0-9a-fA-F]++)
+    | ([0-9]++[lL]?)
+    | ("[^"]*+(?:""[^"]*+)*+")
+    | ([^ \t\n\r\f]))
+    """,
+    re.VERBOSE,
+)
+#: Token kinds of literals: what a text of the same shape may hold different values of.
+LITERAL_KINDS = frozenset({"STRING", "EXACT", "APPROX"})
+# The code `scan` gives each literal kind: no identifier, keyword or operator spells one.
+_LITERAL_CODES = {"'": "STRING", ".": "APPROX", "0": "EXACT"}
+LITERAL_CODES = frozenset(_LITERAL_CODES)
+
+
+class Lexed:
+    """A text's tokens as `scan` reads them: cheaper than lark Tokens on the hot path.
+
+    `codes` has one string per token: a keyword's upper-case text, an operator's text,
+    an identifier's text as written, and for a literal `'` (string), `.` (approximate)
+    or `0` (exact). No two kinds of token share a code, so the codes are the text's
+    shape (`msgfilter.shapes`); `lits` are the literals' texts, in order."""
+
+    __slots__ = ("_ends", "_kinds", "_matches", "_starts", "_texts", "codes", "keywords", "lits")
+
+    def __init__(
+        self, codes: list[str], lits: list[str], keywords: dict[str, str],
+        matches: list[re.Match[str]] | None = None, tokens: list[Token] | None = None,
+    ) -> None:
+        self.codes, self.lits, self.keywords, self._matches = codes, lits, keywords, matches
+        self._kinds: list[str] | None = None
+        self._texts: list[str] | None = None
+        self._starts: list[int] | None = None
+        self._ends: list[int] | None = None
+        if tokens is not None:
+            self._kinds = [t.type for t in tokens]
+            self._texts = [str(t) for t in tokens]
+            self._starts = [t.start_pos or 0 for t in tokens]
+            self._ends = [t.end_pos or 0 for t in tokens]
+
+    @classmethod
+    def of(cls, tokens: list[Token], dialect: Grammar) -> Lexed:
+        """The same for tokens of the careful loop."""
+        codes, lits = [], []
+        for token in tokens:
+            kind, text = token.type, str(token)
+            if kind in LITERAL_KINDS:
+                codes.append(next(c for c, k in _LITERAL_CODES.items() if k == kind))
+                lits.append(text)
+            elif kind == "IDENT" or kind in _OPERATOR_KINDS:
+                codes.append(text)
+            else:
+                codes.append(text.upper())
+        return cls(codes, lits, _keyword_kinds(dialect), tokens=tokens)
+
+    @property
+    def kinds(self) -> list[str]:
+        if self._kinds is None:
+            keywords = self.keywords
+            self._kinds = [
+                keywords.get(code) or _OPERATORS.get(code) or _LITERAL_CODES.get(code, "IDENT")
+                for code in self.codes
+            ]
+        return self._kinds
+
+    @property
+    def texts(self) -> list[str]:
+        if self._texts is None:
+            self._texts = [m[m.lastindex or 0] for m in self._matches or ()]
+        return self._texts
+
+    @property
+    def starts(self) -> list[int]:
+        if self._starts is None:
+            self._starts = [m.start(m.lastindex or 0) for m in self._matches or ()]
+        return self._starts
+
+    @property
+    def ends(self) -> list[int]:
+        if self._ends is None:
+            self._ends = [m.end() for m in self._matches or ()]
+        return self._ends
+
+    def tokens(self) -> list[Token]:
+        return [
+            Token(kind, text, start_pos=start, end_pos=end)
+            for kind, text, start, end in zip(
+                self.kinds, self.texts, self.starts, self.ends, strict=True
+            )
+        ]
+
+
+_OPERATOR_KINDS = frozenset(_OPERATORS.values())
+# Per grammar object (a few, owned by the registry): keyword text -> token kind, and the
+# operator characters the grammar refuses. Keyed by identity: hashing a Grammar is slow.
+_grammar_tables: dict[int, tuple[Grammar, dict[str, str], frozenset[str]]] = {}
+
+
+def _keyword_kinds(dialect: Grammar) -> dict[str, str]:
+    return _tables(dialect)[1]
+
+
+def _tables(dialect: Grammar) -> tuple[Grammar, dict[str, str], frozenset[str]]:
+    found = _grammar_tables.get(id(dialect))
+    if found is None or found[0] is not dialect:
+        keywords = {k: (not_kind(dialect) if k == "NOT" else k) for k in dialect.keywords}
+        refused = frozenset(
+            ("" if dialect.arithmetic else "*/") + ("" if dialect.modulo else "%")
+        )
+        found = (dialect, keywords, refused)
+        if len(_grammar_tables) > 64:  # grammars made on the fly (Artemis's prefixes)
+            _grammar_tables.clear()
+        _grammar_tables[id(dialect)] = found
+    return found
+
+
+def scan(text: str, dialect: Grammar, limits: Limits) -> Lexed | None:
+    """The tokens of `text` on the fast path, or None where the careful loop
+    (`tokenize`) must decide: comments, non-ASCII identifiers, hyphenated names, and
+    every error (that loop raises it, at the same place, with the same words)."""
+    if dialect.hyphenated_identifiers or (
+        dialect.comments and ("--" in text or "/*" in text)
+    ):
+        return None
+    _, keywords, refused = _tables(dialect)
+    codes: list[str] = []
+    lits: list[str] = []
+    matches = list(_FAST.finditer(text))
+    append, literal = codes.append, lits.append
+    for found in matches:
+        group = found.lastindex
+        if group == 1:
+            value = found[1]
+            upper = value.upper()
+            append(upper if upper in keywords else value)
+        elif group == 2:
+            append("'")
+            literal(found[2])
+        elif group == 3:
+            value = found[3]
+            if value in refused:
+                return None
+            append(value)
+        elif group == 4:
+            append(".")
+            literal(found[4])
+        elif group == 6:
+            value = found[6]
+            # Up to 18 plain digits never break a rule of `_check_exact`: skip the call.
+            if len(value) > 18 or value[0] == "0" or not value.isdigit():
+                try:
+                    _check_exact(value, text, 0, dialect)  # an error: the careful loop says it
+                except FilterSyntaxError:
+                    return None
+            append("0")
+            literal(value)
+        elif group == 5:
+            value = found[5]
+            if not dialect.hex_octal or int(value, 16) > dialect.max_radix_exact:
+                return None
+            append("0")
+            literal(value)
+        elif group == 7 and dialect.quoted_identifiers:
+            append(found[7])
+        else:
+            return None
+    if text.count("(") > limits.max_depth and not _shallow(codes, limits.max_depth):
+        return None
+    return Lexed(codes, lits, keywords, matches)
+
+
+def _shallow(codes: list[str], limit: int) -> bool:
+    depth = 0
+    for code in codes:
+        if code == "(":
+            depth += 1
+            if depth > limit:
+                return False
+        elif code == ")":
+            depth -= 1
+    return True
+
+
 def tokenize(text: str, dialect: Grammar, limits: Limits) -> list[Token]:
     """The tokens of `text`; raises FilterSyntaxError at the first character that is not
     part of a token, FilterLimitError when parentheses nest deeper than the limit."""
+    lexed = scan(text, dialect, limits)
+    if lexed is not None:
+        return lexed.tokens()
+    return _tokenize(text, dialect, limits)
+
+
+def _tokenize(text: str, dialect: Grammar, limits: Limits) -> list[Token]:
+    """The careful loop: a character at a time where `scan` cannot decide."""
     tokens: list[Token] = []
     pos, end, depth = 0, len(text), 0
     scan = _SCAN.match

@@ -93,10 +93,14 @@ def parser_cache_size() -> int:
         return int(_parsers.currsize)
 
 
-def parse(text: str, dialect: Grammar, limits: Limits) -> n.Expr | None:
-    """The AST of `text` (None for an empty selector)."""
-    check_length(text, limits)
-    tokens = tokenize(text, dialect, limits)
+def parse(
+    text: str, dialect: Grammar, limits: Limits, tokens: list[Token] | None = None
+) -> n.Expr | None:
+    """The AST of `text` (None for an empty selector); `tokens`: its tokens, where the
+    caller has them already (its length checked)."""
+    if tokens is None:
+        check_length(text, limits)
+        tokens = tokenize(text, dialect, limits)
     if not tokens:
         return None
     try:

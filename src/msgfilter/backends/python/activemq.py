@@ -34,9 +34,9 @@ from .jms import (
 
 def _amq_literal_value(g: Generator, node: n.Expr) -> str:
     if isinstance(node, n.ExactLit):
-        return g.const(amq.literal_exact(node.value), ("amq-exact", node.value))
+        return g.lit(node, amq.literal_exact)
     if isinstance(node, n.ApproxLit):
-        return g.const(Double(node.value), ("amq-approx", node.value))
+        return g.lit(node, Double)
     return lit_value(g, node)
 
 
@@ -78,18 +78,21 @@ def _amq_compare_tri(g: Generator, node: n.Compare) -> str:
 
 
 def _amq_in_tri(g: Generator, node: n.In) -> str:
-    items = g.const(frozenset(node.items))
+    items = g.lit(node, frozenset)
     return f"_ain({g.value(node.operand)}, {items}, {node.negated})"
 
 
 def _amq_like_tri(g: Generator, node: n.Like) -> str:
-    key = ("AMQ-LIKE", node.pattern, node.escape)
-    matcher = g.const_index.get(key) or g.const(amq_like(node.pattern, node.escape), key)
+    matcher = g.lit(node, _amq_like)
     test = f"_alike({g.value(node.operand)}, {matcher})"
     if not node.negated:
         return test
     t = g.temp()
     return f"(None if ({t} := {test}) is None else not {t})"
+
+
+def _amq_like(pattern_escape: tuple[str, str | None]) -> object:
+    return amq_like(*pattern_escape)
 
 
 def _amq_call_value(g: Generator, node: n.Call) -> str:

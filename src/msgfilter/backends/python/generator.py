@@ -8,6 +8,7 @@ expression truthy exactly when the condition is TRUE, `falsity` exactly when it 
 
 from __future__ import annotations
 
+import functools
 import struct
 import sys
 from collections.abc import Callable, Mapping
@@ -48,6 +49,7 @@ class Generator:
         typed: TypedReads | None = None,
         batch: bool = False,
         lean_reads: bool = False,
+        refs: Mapping[int, object] | None = None,
     ) -> None:
         #: Read identifiers through a typed-property reader (see `TypedReads`) instead of
         #: `m.get`: each read where evaluation reaches it, never loaded up front.
@@ -70,6 +72,17 @@ class Generator:
         # A batch function's loop reads each message `m`; its split-off parts take P, H.
         self.scope = _Scope(props="m._props", heads="m._heads") if batch else _Scope()
         self.uses: dict[str, int] = {}
+        #: For a generation shared by shape (`msgfilter.shapes`): id of a node holding
+        #: literal values -> where a text of the same shape keeps them. The generated code
+        #: then depends on literal values only through `lit` and `classify`, which record
+        #: each use so that another text's constants and code choice can be re-derived.
+        self.refs = refs
+        #: (constant index, ref, transform) of each constant taken from a literal value.
+        self.recipes: list[tuple[int, object, Callable[[Any], Any] | None]] = []
+        #: (ref, classifier, result) of each choice the code made on a literal value.
+        self.classes: list[tuple[object, Callable[[Any], Any], object]] = []
+        #: A literal value was used from a node `refs` does not know: not shareable.
+        self.unshared = False
 
     def count_uses(self, tree: n.Expr) -> None:
         """How many places read each identifier (BETWEEN reads its operand twice)."""
@@ -100,10 +113,37 @@ class Generator:
             self.const_index[key] = name
         return name
 
+    def lit(self, node: n.Node, transform: Callable[[Any], Any] | None = None) -> str:
+        """A constant made from the literal value(s) of `node` (see `payload`), through
+        `transform`. Never shared with an equal constant: which constants coincide would
+        make the code depend on the values, and a text of the same shape must be able to
+        reuse the code with its own."""
+        value = payload(node)
+        index = len(self.consts)
+        self.consts.append(value if transform is None else transform(value))
+        if self.refs is not None:
+            ref = self.refs.get(id(node))
+            if ref is None:
+                self.unshared = True
+            else:
+                self.recipes.append((index, ref, transform))
+        return f"K{index}"
+
+    def classify(self, node: n.Node, classifier: Callable[[Any], Any]) -> Any:
+        """`classifier` of the literal value(s) of `node`, for code that differs by it;
+        recorded so that a text of the same shape reuses the code only if its values
+        classify alike."""
+        result = classifier(payload(node))
+        if self.refs is not None:
+            ref = self.refs.get(id(node))
+            if ref is None:
+                self.unshared = True
+            else:
+                self.classes.append((ref, classifier, result))
+        return result
+
     def like(self, node: n.Like) -> str:
-        key = ("LIKE", node.pattern, node.escape)
-        return self.const(compile_like(node.pattern, node.escape), key) \
-            if key not in self.const_index else self.const_index[key]
+        return self.lit(node, _compile_like)
 
     def optimistic_test(self, template: Template) -> Template:
         self.used_optimistic = True
@@ -286,6 +326,35 @@ class TypedReads:
 
     derived: frozenset[str]
     suffix: str
+
+
+def payload(node: n.Node) -> Any:
+    """The literal value(s) a node holds: a literal's value, an IN list's items, a LIKE's
+    (pattern, escape), a string test's operand, an XQUERY's query."""
+    if isinstance(node, n.In):
+        return node.items
+    if isinstance(node, n.Like):
+        return (node.pattern, node.escape)
+    if isinstance(node, n.XQuery):
+        return node.query
+    return node.value  # type: ignore[attr-defined]
+
+
+def _compile_like(pattern_escape: tuple[str, str | None]) -> object:
+    # Matchers are pure functions: texts of one shape with the same pattern share one.
+    # Short patterns only, so that the cache's memory stays bounded too.
+    if len(pattern_escape[0]) <= SHORT_PATTERN:
+        return _compile_short_like(pattern_escape)
+    return compile_like(*pattern_escape)
+
+
+#: LIKE patterns up to this long are remembered (compiled matchers, their shapes).
+SHORT_PATTERN = 256
+
+
+@functools.lru_cache(maxsize=4096)
+def _compile_short_like(pattern_escape: tuple[str, str | None]) -> object:
+    return compile_like(*pattern_escape)
 
 
 #: What the memo answers for a (type, text) it does not hold.

@@ -8,6 +8,7 @@ start from this one.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import Any
 
@@ -15,6 +16,7 @@ from ...semantics import values as v
 from ...semantics.like import like_shape
 from ...syntax import nodes as n
 from .generator import (
+    SHORT_PATTERN,
     Generator,
     Handlers,
     Template,
@@ -35,7 +37,7 @@ def lit_value(g: Generator, node: n.Expr) -> str:
         return "None"
     if isinstance(node, n.BoolLit):
         return "True" if node.value else "False"
-    return g.const(node.value)  # type: ignore[union-attr]
+    return g.lit(node)
 
 
 def _lit_tri(g: Generator, node: n.Expr) -> str:
@@ -114,36 +116,61 @@ _EXACT_IN_DOUBLE = 2**53
 
 
 
+def _in_double(value: int) -> bool:
+    return abs(value) <= _EXACT_IN_DOUBLE
+
+
+def _like_shape(pattern_escape: tuple[str, str | None]) -> tuple[str, str]:
+    # Asked twice per pattern (the code's choice, then its constant), and again for each
+    # text of a shape that repeats a pattern; short patterns only are remembered.
+    if len(pattern_escape[0]) <= SHORT_PATTERN:
+        return _short_like_shape(pattern_escape)
+    return like_shape(*pattern_escape)
+
+
+@functools.lru_cache(maxsize=4096)
+def _short_like_shape(pattern_escape: tuple[str, str | None]) -> tuple[str, str]:
+    return like_shape(*pattern_escape)
+
+
+def _like_kind(pattern_escape: tuple[str, str | None]) -> str:
+    return _like_shape(pattern_escape)[0]
+
+
+def _like_text(pattern_escape: tuple[str, str | None]) -> str:
+    return _like_shape(pattern_escape)[1]
+
+
 def _literal_test(g: Generator, op: str, lit: n.Expr) -> Template | None:
     """The inline test `operand op literal` as a function of the operand's first and
     later spellings (the first one is evaluated first and may bind it)."""
     py = _PY_OP[op]
     if isinstance(lit, n.StringLit):
-        k = g.const(lit.value)
+        k = g.lit(lit)
         if op in ("=", "<>"):
             if g.optimistic:
                 return g.optimistic_test(lambda f, x: f"({f} {py} {k} and type({x}) is str)")
             # The class test comes first: an odd value's own __eq__ never runs.
             return lambda f, x: f"(type({f}) is str and {x} {py} {k})"
-        key = g.const(v.utf16_key(lit.value))
+        key = g.lit(lit, v.utf16_key)
         return lambda f, x: f"(type({f}) is str and _utf16({x}) {py} {key})"
     if isinstance(lit, n.BoolLit):
         b = "True" if lit.value else "False"
         return lambda f, x: f"(type({f}) is bool and {x} {py} {b})"
     if isinstance(lit, n.ExactLit):
-        k = g.const(lit.value)
-        if abs(lit.value) <= _EXACT_IN_DOUBLE:
+        k = g.lit(lit)
+        if g.classify(lit, _in_double):
             if g.optimistic and op in ("=", "<>"):
                 return g.optimistic_test(
                     lambda f, x: f"({f} {py} {k} and (type({x}) is int or type({x}) is float))"
                 )
             return lambda f, x: f"((type({f}) is int or type({x}) is float) and {x} {py} {k})"
-        kf = g.const(v.to_double(lit.value))
+        kf = g.lit(lit, v.to_double)
         return lambda f, x: (
             f"((type({f}) is int and {x} {py} {k}) or (type({x}) is float and {x} {py} {kf}))"
         )
     if isinstance(lit, n.ApproxLit):
-        k = g.const(lit.value)
+        k = g.lit(lit)
         return lambda f, x: (
             f"((type({f}) is float and {x} {py} {k}) or "
             # float() of an int beyond the double range raises: the function's handler
@@ -210,7 +237,7 @@ def _between_as_logic(node: n.Between) -> n.Expr:
 
 def _in_parts(g: Generator, node: n.In) -> tuple[Template, Template, str, str]:
     first, later = g.bind(node.operand)
-    items = g.const(frozenset(node.items))
+    items = g.lit(node, frozenset)
 
     hit: Template = lambda f, x: f"(type({f}) is str and {x} in {items})"  # noqa: E731
     if g.optimistic and not node.negated:
@@ -243,11 +270,11 @@ def _in_tri(g: Generator, node: n.In) -> str:
 def _like_hit(g: Generator, node: n.Like) -> Template:
     """The pattern test on a value known to be a string: a plain string operation where
     the pattern's shape allows one, else the compiled linear-time matcher."""
-    shape, text = like_shape(node.pattern, node.escape)
+    shape = g.classify(node, _like_kind)
     if shape == "general":
         matcher = g.like(node)
         return lambda f, x: f"{matcher}({x})"
-    k = g.const(text)
+    k = g.lit(node, _like_text)
     return {
         "equals": lambda f, x: f"{x} == {k}",
         "prefix": lambda f, x: f"{x}.startswith({k})",

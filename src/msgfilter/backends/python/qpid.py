@@ -59,9 +59,12 @@ def _between_tri(g: Generator, node: n.Between) -> str:
     return _and_tri(g, n.And((n.Compare(">=", e, node.low), n.Compare("<=", e, node.high))))
 
 
+def _qpid_like(pattern_escape: tuple[str, str | None]) -> object:
+    return qpid.qpid_like(*pattern_escape)
+
+
 def _like_tri(g: Generator, node: n.Like) -> str:
-    key = ("QPID-LIKE", node.pattern, node.escape)
-    matcher = g.const_index.get(key) or g.const(qpid.qpid_like(node.pattern, node.escape), key)
+    matcher = g.lit(node, _qpid_like)
     test = f"_alike({g.value(node.operand)}, {matcher})"
     if not node.negated:
         return test

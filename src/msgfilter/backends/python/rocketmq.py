@@ -33,12 +33,12 @@ def _rmq_compare_tri(g: Generator, node: n.Compare) -> str:
 
 
 def _rmq_in_tri(g: Generator, node: n.In) -> str:
-    items = g.const(frozenset(node.items))
+    items = g.lit(node, frozenset)
     return f"_rin({g.value(node.operand)}, {items}, {node.negated})"
 
 
 def _rmq_string_test_tri(g: Generator, node: n.StringTest) -> str:
-    op, text = g.const(node.op), g.const(node.value)
+    op, text = g.const(node.op), g.lit(node)
     return f"_rtest({op}, {node.negated}, {g.value(node.operand)}, {text})"
 
 
