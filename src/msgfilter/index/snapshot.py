@@ -324,14 +324,16 @@ def _decode_limits(value: Any, name: str, n: int) -> Limits:
     return Limits(**value)
 
 
-def _decode_key(value: Any, name: str, n: int) -> Hashable:
+def _decode_key(value: Any, name: str, n: int, depth: int = 0) -> Hashable:
     kind = type(value)
     if kind is str or kind is int or kind is float or kind is bool or value is None:
         return value  # type: ignore[no-any-return]
     if kind is dict and len(value) == 1:
         (tag, inner), = value.items()
         if tag == "t" and type(inner) is list:
-            return tuple(_decode_key(k, name, n) for k in inner)
+            if depth >= 64:
+                raise _broken(name, f"filter entry {n} holds a key nested deeper than 64")
+            return tuple(_decode_key(k, name, n, depth + 1) for k in inner)
         if tag == "b" and type(inner) is str:
             try:
                 return base64.b64decode(inner.encode("ascii"), validate=True)
@@ -340,4 +342,3 @@ def _decode_key(value: Any, name: str, n: int) -> Hashable:
         if tag == "f" and inner in ("nan", "inf", "-inf"):
             return float(inner)
     raise _broken(name, f"filter entry {n} holds a key {_short(value)} of no known form")
-
