@@ -58,8 +58,8 @@ def assert_same(a: SubscriptionIndex, b: SubscriptionIndex) -> None:
     for (ka, fa), (kb, fb) in zip(a.items(), b.items(), strict=True):
         assert type(ka) is type(kb) and ka == kb
         assert fa == fb and fa.dialect == fb.dialect and fa.limits == fb.limits
-    msgs = mixed_messages(200, 400, 6) + [{"a": "05"}, {"JMSType": "x", "n": 4},
-                                          {"region": "\u00e9\u0665"}]
+    msgs = [*mixed_messages(200, 400, 6), {"a": "05"}, {"JMSType": "x", "n": 4},
+            {"region": "\u00e9\u0665"}]
     assert b.match_many(msgs) == a.match_many(msgs)
 
 
@@ -151,7 +151,7 @@ def test_unsupported_key_is_a_type_error(key: Hashable, tmp_path: Path) -> None:
 
 def damaged(data: bytes) -> list[tuple[str, bytes, str]]:
     """(case, bytes, what the message must say)."""
-    _, version, length, crc = HEADER.unpack_from(data)
+    _, _, length, crc = HEADER.unpack_from(data)
     body = data[HEADER.size:]
     cases = [
         ("empty", b"", "not a msgfilter index snapshot"),
@@ -258,7 +258,7 @@ def test_selector_that_no_longer_compiles_names_its_key() -> None:
     document = json.dumps({"dialect": "jms", "filters": [["klingon", "a = 1", None, ["k"]]],
                            "order": [0]}).encode()
     data = HEADER.pack(MAGIC, 1, len(document), zlib.crc32(document)) + document
-    with pytest.raises(SnapshotError, match="subscription 'k'.*klingon"):
+    with pytest.raises(SnapshotError, match=r"subscription 'k'.*klingon"):
         loads(data, "old.idx")
 
 

@@ -13,7 +13,7 @@ from index_workloads import WORKLOADS, to_table
 from msgfilter import SubscriptionIndex
 
 #: (workload, subscriptions): small enough to run in a few seconds in all.
-SIZES = [("broker", 1500), ("device", 1000), ("rocketmq", 1000), ("mixed", 1500)]
+SIZES = [("broker", 800), ("device", 600), ("rocketmq", 600), ("mixed", 800)]
 MESSAGES = 200
 
 
