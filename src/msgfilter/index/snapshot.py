@@ -147,9 +147,10 @@ def _encode_key(key: Hashable, top: Hashable = None, depth: int = 0) -> Any:
     if kind is str or kind is bool or key is None:
         return key
     if kind is int:
-        if abs(key) >= 10 ** 4000:  # type: ignore[arg-type]
-            raise TypeError(f"subscription key {top!r}: an int of more than 4000 digits "
-                            "cannot be saved in a snapshot")
+        if key.bit_length() > 13_000:  # type: ignore[attr-defined]
+            # JSON readers (Python's too) refuse ints of more than 4300 digits.
+            raise TypeError(f"subscription key {_short(top)}: an int of more than 13000 bits "
+                            "cannot be saved in a snapshot; subscribe with str(key)")
         return key
     if kind is float:
         if math.isnan(key):  # type: ignore[arg-type]
