@@ -195,6 +195,8 @@ def damaged(data: bytes) -> list[tuple[str, bytes, str]]:
                        b'[1]]], "order": [0]}'),
         ("deep key", b'{"dialect": "jms", "filters": [["jms", "a = 1", null, ['
                      + b'{"t": [' * 400 + b']}' * 400 + b"]]], \"order\": [0]}"),
+        ("NaN literal",
+         b'{"dialect": "jms", "filters": [["jms", "a = 1", null, [NaN]]], "order": [0]}'),
         ("huge int", b'{"dialect": "jms", "filters": [["jms", "a = 1", null, ['
                      + b"9" * 5000 + b']]], "order": [0]}'),
     ]:
@@ -209,7 +211,7 @@ def mixed_snapshot() -> bytes:
     return dumps(mixed_index())
 
 
-@pytest.mark.parametrize("case", range(32))
+@pytest.mark.parametrize("case", range(34))
 def test_damage_is_a_clear_error(case: int, tmp_path: Path) -> None:
     cases = damaged(mixed_snapshot())
     if case >= len(cases):
@@ -269,3 +271,15 @@ def test_unreadable_path_and_text_mode(tmp_path: Path) -> None:
     save(SubscriptionIndex(), path)
     with open(path, encoding="latin-1") as text, pytest.raises(TypeError, match="binary"):
         load(text)  # type: ignore[arg-type]
+
+
+def test_the_documented_example_loads() -> None:
+    page = (Path(__file__).resolve().parents[1] / "docs" / "subscriptions.md").read_text()
+    section = page[page.index("## Snapshots"):]
+    document = section[section.index("```json\n") + 8:]
+    document = document[:document.index("```")].encode()
+    data = HEADER.pack(MAGIC, FORMAT_VERSION, len(document), zlib.crc32(document)) + document
+    idx = loads(data)
+    assert list(idx.keys()) == ["k1", ("k", 2), "k7"]
+    assert idx.filter_of(("k", 2)).limits == Limits(max_depth=9, max_in_items=2)
+    assert idx.match({"tenant": "t1", "a": "05"}) == {"k1", "k7", ("k", 2)}

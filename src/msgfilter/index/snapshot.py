@@ -209,7 +209,7 @@ def loads(data: bytes, name: str = "<bytes>") -> SubscriptionIndex:
     """The index in the snapshot `data` (see `load`); `name` names it in errors."""
     body = _body(data, name)
     try:
-        document = json.loads(body.decode("utf-8"))
+        document = json.loads(body.decode("utf-8"), parse_constant=_no_constant)
     except (UnicodeDecodeError, ValueError, RecursionError) as error:
         raise _broken(name, f"its body is not valid JSON ({error})") from None
     try:
@@ -263,6 +263,10 @@ def _body(data: bytes, name: str) -> bytes:
         raise _broken(name, "checksum mismatch: the body is not what was written "
                             f"(CRC32 {zlib.crc32(body):08x}, expected {crc:08x})")
     return body
+
+
+def _no_constant(word: str) -> None:
+    raise ValueError(f"{word} is not JSON")
 
 
 def _broken(name: str, what: str) -> SnapshotError:
