@@ -93,13 +93,17 @@ def dumps(index: SubscriptionIndex) -> bytes:
     groups: dict[tuple[str, str, Limits], int] = {}
     filters: list[list[Any]] = []
     order: list[int] = []
+    limits_forms: dict[Limits, Any] = {}
     for key, compiled in index.items():
         encoded = _encode_key(key)
         group = (compiled.dialect, compiled.text, compiled.limits)
         number = groups.get(group)
         if number is None:
             number = groups[group] = len(filters)
-            filters.append([compiled.dialect, compiled.text, _encode_limits(compiled.limits), []])
+            limits = limits_forms.get(compiled.limits, limits_forms)
+            if limits is limits_forms:
+                limits = limits_forms[compiled.limits] = _encode_limits(compiled.limits)
+            filters.append([compiled.dialect, compiled.text, limits, []])
         filters[number][3].append(encoded)
         order.append(number)
     body = json.dumps(
