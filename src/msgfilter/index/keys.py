@@ -5,6 +5,10 @@ plan of a filter is a set of probes such that the filter can be TRUE for a messa
 when one of them hits: a conjunct that must be TRUE for the whole selector to be TRUE
 (NULL or an absent property never makes these TRUE), or, for an OR, a probe from every
 branch. `exact` says that a hit alone proves the filter TRUE, so the evaluator is skipped.
+
+Two users: the per-conjunct rules of each model (`Planner.condition`, `why`), which the
+clause plans of `clauses` are made from, and the single-probe `plan`, which only
+`match_table`'s postings (`legacy`) still file filters by.
 """
 
 from __future__ import annotations
