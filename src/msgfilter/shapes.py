@@ -54,8 +54,11 @@ from .syntax.grammar import Grammar
 from .syntax.lexer import LITERAL_CODES, Lexed
 
 #: Templates kept (most recently used). A template holds a checked tree, a rebuild
-#: program and up to `MAX_VARIANTS` code objects: a few kilobytes each.
-SHAPE_CACHE_SIZE = 1024
+#: program and up to `MAX_VARIANTS` code objects: about 2 KB each (tracemalloc). A
+#: broker's selectors vary in operators, identifiers and signs as well as values, so
+#: 100 000 threshold alerts hold several thousand shapes: a bound below that makes
+#: every compile a miss, dearer than no cache at all.
+SHAPE_CACHE_SIZE = 16384
 #: Code variants kept per shape (texts whose values choose different code).
 MAX_VARIANTS = 8
 
