@@ -213,18 +213,7 @@ class _Snapshot:
             for test in tests:
                 mask = test if mask is None else mask & test
         chosen = np.flatnonzero(mask) if mask is not None else np.arange(stop)
-        if not len(chosen):
-            return
-        entries = self.entries[chosen].tolist()
-        exact = self.exact[chosen].tolist()
-        if removed:
-            ids = self.ids[chosen].tolist()
-            for entry, is_exact, member in zip(entries, exact, ids, strict=True):
-                if member not in removed:
-                    (decided if is_exact else verify).add(entry)
-            return
-        for entry, is_exact in zip(entries, exact, strict=True):
-            (decided if is_exact else verify).add(entry)
+        _deliver(chosen, self.entries, self.exact, self.ids, removed, decided, verify)
 
 
 class RangeTable:
@@ -398,18 +387,25 @@ class _Partition:
             test = column[:stop] >= xs[col]
             inside = test if inside is None else inside & test
         chosen = inside.nonzero()[0] if inside is not None else np.arange(stop)
-        if not len(chosen):
-            return
-        entries = self.entries[chosen].tolist()
-        exact = self.exact[chosen].tolist()
-        if removed:
-            ids = self.ids[chosen].tolist()
-            for entry, is_exact, member in zip(entries, exact, ids, strict=True):
-                if member not in removed:
-                    (decided if is_exact else verify).add(entry)
-            return
-        for entry, is_exact in zip(entries, exact, strict=True):
-            (decided if is_exact else verify).add(entry)
+        _deliver(chosen, self.entries, self.exact, self.ids, removed, decided, verify)
+
+
+def _deliver(chosen: Any, entries: Any, exact: Any, ids: Any, removed: set[int],
+             decided: set[int], verify: set[int]) -> None:
+    """The rows `chosen` of a vectorized table into `decided` or `verify` by their
+    exactness, but for members removed since the table was built."""
+    if not len(chosen):
+        return
+    numbers = entries[chosen].tolist()
+    flags = exact[chosen].tolist()
+    if removed:
+        members = ids[chosen].tolist()
+        for entry, is_exact, member in zip(numbers, flags, members, strict=True):
+            if member not in removed:
+                (decided if is_exact else verify).add(entry)
+        return
+    for entry, is_exact in zip(numbers, flags, strict=True):
+        (decided if is_exact else verify).add(entry)
 
 
 class Cluster:
