@@ -6,9 +6,8 @@ per value) to a `Bucket` of the clauses filed there. A message is looked up once
 cluster: the keys of its values for the cluster's identifiers (computed once per message
 and identifier), their combinations, one dict look-up each. A bucket's clauses with
 numeric bounds are then tested against the message's numbers: in a Python loop while the
-bucket is small, with numpy over a sorted snapshot of the bounds once it is not (a
-snapshot is rebuilt lazily, and clauses added or removed since it was taken are tested
-beside it until there are enough of them to make a rebuild worth it).
+bucket is small, by a `RangeTable` of its own once it is not. Clauses made only of
+bounds share one `RangeTable` per model.
 
 Every look-up returns entry numbers in two sets: `decided` (an exact clause hit: the
 filter is TRUE) and `verify` (the filter's evaluator decides).
@@ -74,9 +73,11 @@ def number(value: Any) -> float | None:
 class Bucket:
     """The clauses filed under one key of a cluster. Most buckets hold one or two
     clauses (the keys grow with the subscriptions), so each table is made when first
-    needed: an empty dict costs as much as the clause it would hold."""
+    needed: an empty dict costs as much as the clause it would hold. A bucket that
+    grows past `VECTOR_FROM` bounded clauses tests them with a `RangeTable` of its own,
+    kept in step with every change after it is made."""
 
-    __slots__ = ("exact", "inexact", "members", "vector")
+    __slots__ = ("exact", "inexact", "members", "table")
 
     def __init__(self) -> None:
         #: Clauses without bounds, by entry number (a count: an entry may file two).
@@ -84,10 +85,9 @@ class Bucket:
         self.inexact: dict[int, int] | None = None
         #: Clauses with bounds, by member number.
         self.members: dict[int, Member] | None = None
-        #: The numpy snapshot of `members` once there are many.
-        self.vector: _Vector | None = None
+        self.table: RangeTable | None = None
 
-    def add(self, member_id: int, member: Member) -> None:
+    def add(self, member_id: int, member: Member, dims: tuple[str, ...]) -> None:
         if not member[2]:
             if member[1]:
                 table = self.exact = self.exact or {}
@@ -98,10 +98,10 @@ class Bucket:
         if self.members is None:
             self.members = {}
         self.members[member_id] = member
-        if self.vector is not None:
-            self.vector.pending[member_id] = member
+        if self.table is not None:
+            self.table.add(member_id, _named(member, dims))
 
-    def remove(self, member_id: int, member: Member) -> None:
+    def remove(self, member_id: int, member: Member, dims: tuple[str, ...]) -> None:
         if not member[2]:
             table = self.exact if member[1] else self.inexact
             assert table is not None
@@ -111,14 +111,15 @@ class Bucket:
             return
         assert self.members is not None
         del self.members[member_id]
-        vector = self.vector
-        if vector is not None and vector.pending.pop(member_id, None) is None:
-            vector.removed.add(member_id)
+        if self.table is not None:
+            self.table.remove(member_id, _named(member, dims))
 
     def __bool__(self) -> bool:
         return bool(self.members or self.exact or self.inexact)
 
-    def hits(self, xs: tuple[float, ...], decided: set[int], verify: set[int]) -> None:
+    def hits(self, xs: tuple[float, ...], values: Mapping[str, object],
+             dims: tuple[str, ...], number: Callable[[Any], float | None],
+             decided: set[int], verify: set[int]) -> None:
         if self.exact:
             decided.update(self.exact)
         if self.inexact:
@@ -129,24 +130,17 @@ class Bucket:
         if len(members) <= VECTOR_FROM:
             _loop(members.values(), xs, decided, verify)
             return
-        vector = self.vector
-        if vector is None or len(vector.pending) + len(vector.removed) > max(
-                16, len(members) // 8):
-            vector = self.vector = _Vector(_Snapshot(members))
-        vector.snapshot.hits(xs, vector.removed, decided, verify)
-        if vector.pending:
-            _loop(vector.pending.values(), xs, decided, verify)
+        if self.table is None:
+            self.table = RangeTable()
+            for member_id, member in members.items():
+                self.table.add(member_id, _named(member, dims))
+        self.table.hits(values, decided, verify, number)
 
 
-class _Vector:
-    """A bucket's snapshot, and the members added or removed since it was taken."""
-
-    __slots__ = ("pending", "removed", "snapshot")
-
-    def __init__(self, snapshot: _Snapshot) -> None:
-        self.snapshot = snapshot
-        self.pending: dict[int, Member] = {}
-        self.removed: set[int] = set()
+def _named(member: Member, dims: tuple[str, ...]) -> RangeMember:
+    """A bucket's member with its bounds by name, as a `RangeTable` holds them."""
+    entry, exact, flat = member
+    return entry, exact, {name: (flat[2 * i], flat[2 * i + 1]) for i, name in enumerate(dims)}
 
 
 def _loop(members: Iterable[Member], xs: tuple[float, ...], decided: set[int],
@@ -166,54 +160,6 @@ def _loop(members: Iterable[Member], xs: tuple[float, ...], decided: set[int],
         for entry, exact, b in members:
             if all(b[2 * i] <= x <= b[2 * i + 1] for i, x in pairs):
                 (decided if exact else verify).add(entry)
-
-
-class _Snapshot:
-    """A bucket's bounded clauses as numpy arrays, sorted on the one side of one
-    dimension that has the most finite bounds: a binary search leaves only the clauses
-    that side admits, and the other bounds are tested on those, vectorized."""
-
-    def __init__(self, members: dict[int, Member]) -> None:
-        import numpy as np
-
-        ids = list(members)
-        rows = list(members.values())
-        bounds = np.array([m[2] for m in rows], dtype=np.float64)
-        dims = bounds.shape[1] // 2
-        lows, highs = bounds[:, 0::2], bounds[:, 1::2]
-        finite_lows = np.isfinite(lows).sum(axis=0)
-        finite_highs = np.isfinite(highs).sum(axis=0)
-        best_low, best_high = int(finite_lows.argmax()), int(finite_highs.argmax())
-        self.by_low = bool(finite_lows[best_low] >= finite_highs[best_high])
-        self.dim = best_low if self.by_low else best_high
-        key = lows[:, self.dim] if self.by_low else -highs[:, self.dim]
-        order = np.argsort(key, kind="stable")
-        self.key = key[order]
-        self.lows = [np.ascontiguousarray(lows[order, d]) for d in range(dims)]
-        self.highs = [np.ascontiguousarray(highs[order, d]) for d in range(dims)]
-        self.ids = np.array(ids, dtype=np.int64)[order]
-        self.entries = np.array([m[0] for m in rows], dtype=np.int64)[order]
-        self.exact = np.array([m[1] for m in rows], dtype=bool)[order]
-
-    def hits(self, xs: tuple[float, ...], removed: set[int], decided: set[int],
-             verify: set[int]) -> None:
-        import numpy as np
-
-        x = xs[self.dim]
-        stop = int(self.key.searchsorted(x if self.by_low else -x, side="right"))
-        if not stop:
-            return
-        mask = None
-        for d, value in enumerate(xs):
-            tests = []
-            if d != self.dim or not self.by_low:
-                tests.append(self.lows[d][:stop] <= value)
-            if d != self.dim or self.by_low:
-                tests.append(self.highs[d][:stop] >= value)
-            for test in tests:
-                mask = test if mask is None else mask & test
-        chosen = np.flatnonzero(mask) if mask is not None else np.arange(stop)
-        _deliver(chosen, self.entries, self.exact, self.ids, removed, decided, verify)
 
 
 class RangeTable:
@@ -241,18 +187,17 @@ class RangeTable:
     def __bool__(self) -> bool:
         return bool(self.members)
 
-    def add(self, member_id: int, entry: int, clause: Clause) -> None:
-        member = (entry, clause.exact, {b.ident: (b.low, b.high) for b in clause.bounds})
+    def add(self, member_id: int, member: RangeMember) -> None:
         self.members[member_id] = member
-        for bound in clause.bounds:
-            self.uses[bound.ident] += 1
+        for name in member[2]:
+            self.uses[name] += 1
         if self._parts is not None:
             self.pending[member_id] = member
 
-    def remove(self, member_id: int, clause: Clause) -> None:
+    def remove(self, member_id: int, member: RangeMember) -> None:
         del self.members[member_id]
-        for bound in clause.bounds:
-            _step(self.uses, bound.ident, -1)
+        for name in member[2]:
+            _step(self.uses, name, -1)
         if self.pending.pop(member_id, None) is None and self._parts is not None:
             self.removed.add(member_id)
 
@@ -458,7 +403,7 @@ class ClauseStore:
 
     def add(self, clause: Clause, member_id: int, entry: int) -> None:
         if not clause.atoms:
-            self.ranges.add(member_id, entry, clause)
+            self.ranges.add(member_id, _bounds_of(entry, clause))
             self.size += 1
             self._count(clause, 1)
             return
@@ -468,14 +413,14 @@ class ClauseStore:
             bucket = cluster.buckets.get(key)
             if bucket is None:
                 bucket = cluster.buckets[key] = Bucket()
-            bucket.add(member_id, member)
+            bucket.add(member_id, member, cluster.dims)
         cluster.size += 1
         self.size += 1
         self._count(clause, 1)
 
     def remove(self, clause: Clause, member_id: int, entry: int) -> None:
         if not clause.atoms:
-            self.ranges.remove(member_id, clause)
+            self.ranges.remove(member_id, _bounds_of(entry, clause))
             self.size -= 1
             self._count(clause, -1)
             return
@@ -483,7 +428,7 @@ class ClauseStore:
         member: Member = (entry, clause.exact, _flat(clause))
         for key in cluster.keys_of(clause):
             bucket = cluster.buckets[key]
-            bucket.remove(member_id, member)
+            bucket.remove(member_id, member, cluster.dims)
             if not bucket:
                 del cluster.buckets[key]
         cluster.size -= 1
@@ -578,12 +523,12 @@ class ClauseStore:
                     for key in lists[0]:
                         bucket = buckets.get(key)
                         if bucket is not None:
-                            bucket.hits(xs, decided, verify)
+                            bucket.hits(xs, values, cluster.dims, self._number, decided, verify)
                 else:
                     for combo in product(*lists):
                         bucket = buckets.get(combo)
                         if bucket is not None:
-                            bucket.hits(xs, decided, verify)
+                            bucket.hits(xs, values, cluster.dims, self._number, decided, verify)
 
     def _keys(self, component: Component, values: Mapping[str, object]) -> list[object]:
         """The keys of a message's value for one component (empty: it cannot hit)."""
@@ -607,6 +552,10 @@ class ClauseStore:
             size = len(text)
             return [text[:n] for n in self.sorted_lengths.get(ident, ()) if n <= size]
         return [True]
+
+
+def _bounds_of(entry: int, clause: Clause) -> RangeMember:
+    return entry, clause.exact, {b.ident: (b.low, b.high) for b in clause.bounds}
 
 
 def _flat(clause: Clause) -> tuple[float, ...]:
