@@ -11,11 +11,13 @@ RocketMQ integers `int`, RocketMQ doubles `("d", bits)`, booleans `("b", value)`
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from contextlib import suppress
 from typing import Any
 
 from .. import java
 from ..semantics import rocketmq as rq
+from ..semantics.model import ValueModel
 from ..syntax import nodes as n
 
 TRUE_KEY = ("b", True)
@@ -154,3 +156,19 @@ def rocketmq_values(text: str, kinds: frozenset[str]) -> list[object]:
 def activemq_text(value: Any) -> str | None:
     """ActiveMQ's string equality and IN hold only for a String (exact class)."""
     return value if type(value) is str else None
+
+
+# -- per model -----------------------------------------------------------------------------
+
+
+def equality_key(model: ValueModel) -> Callable[[Any], object | None]:
+    """The one key a message value is looked up by for `=` and IN in `model` (rocketmq
+    has several per value: `rocketmq_values`)."""
+    return jms_value if model is ValueModel.JMS else activemq_text
+
+
+def prefix_text(model: ValueModel) -> Callable[[Any], str | None]:
+    """The text a message value's prefixes are looked up by in `model` (None: none)."""
+    if model is ValueModel.JMS:
+        return jms_text
+    return rocketmq_text if model is ValueModel.ROCKETMQ else activemq_text

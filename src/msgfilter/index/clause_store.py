@@ -385,14 +385,8 @@ class ClauseStore:
         self.lengths: dict[str, Counter[int]] = {}
         self.sorted_lengths: dict[str, tuple[int, ...]] = {}
         self.size = 0
-        if model is ValueModel.JMS:
-            self._value: Callable[[Any], object | None] = c.jms_value
-            self._text: Callable[[Any], str | None] = c.jms_text
-        elif model is ValueModel.ROCKETMQ:
-            self._text = c.rocketmq_text
-        else:
-            self._value = c.activemq_text
-            self._text = c.activemq_text
+        self._value = c.equality_key(model)
+        self._text = c.prefix_text(model)
         self._rocketmq = model is ValueModel.ROCKETMQ
         self._number = rocketmq_number if self._rocketmq else number
 

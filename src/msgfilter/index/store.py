@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 from bisect import bisect_left, bisect_right, insort
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from types import MappingProxyType
 from typing import Any
 
@@ -159,14 +159,8 @@ class SelectorStore:
         self.idents: Counter[str] = Counter()         # probes per identifier
         self.distinct: dict[str, Counter[object]] = {}  # equality keys per identifier
         self.compound_idents: Counter[str] = Counter()
-        if model is ValueModel.JMS:
-            self._value: Callable[[Any], object | None] = c.jms_value
-            self._text: Callable[[Any], str | None] = c.jms_text
-        elif model is ValueModel.ROCKETMQ:
-            self._text = c.rocketmq_text
-        else:
-            self._value = c.activemq_text
-            self._text = c.activemq_text
+        self._value = c.equality_key(model)
+        self._text = c.prefix_text(model)
         self._rocketmq = model is ValueModel.ROCKETMQ
 
     def __bool__(self) -> bool:
