@@ -40,10 +40,10 @@ from .keys import (
     Planner,
     Prefix,
     Present,
-    Probe,
     Range,
     Tag,
     like_prefix,
+    sides_of,
 )
 
 #: At most this many clauses come of distributing an AND over its ORs; beyond, an OR
@@ -294,17 +294,14 @@ class _ClausePlanner:
         """A RocketMQ comparison with a number is TRUE only when the property's string
         converts to a number within it: a wide inclusive bound in double space (the
         evaluator decides; see `clause_store.rocketmq_number` for the message side)."""
-        if isinstance(node, n.Compare) and node.op in _FLIP:
-            left, right = node.left, node.right
-            op: str = node.op
-            if isinstance(right, n.Ident):
-                left, right, op = right, left, _FLIP[op]
-            value = _rocketmq_number(right)
-            if not isinstance(left, n.Ident) or value is None:
+        if isinstance(node, n.Compare) and node.op in _ORDERINGS:
+            found = sides_of(node)
+            value = None if found is None else _rocketmq_number(found[2])
+            if found is None or value is None:
                 return None
-            if op in (">", ">="):
-                return Bound(left.name, value, math.inf)
-            return Bound(left.name, -math.inf, value)
+            if found[0] in (">", ">="):
+                return Bound(found[1], value, math.inf)
+            return Bound(found[1], -math.inf, value)
         if isinstance(node, n.Between) and not node.negated and isinstance(node.operand, n.Ident):
             low, high = _rocketmq_number(node.low), _rocketmq_number(node.high)
             if low is None or high is None:
@@ -318,21 +315,16 @@ class _ClausePlanner:
                 return None
             return [Atom(node.operand.name, EQ, tuple(dict.fromkeys(node.items)))], True
         if isinstance(node, n.Compare) and node.op == "=":
-            left, right = node.left, node.right
-            if isinstance(left, n.Ident) and isinstance(right, _LITERALS):
-                keyed = c.jms_literal(right)
-            elif isinstance(right, n.Ident) and isinstance(left, _LITERALS):
-                keyed, left = c.jms_literal(left), right
-            else:
+            found = sides_of(node)
+            keyed = None if found is None else c.jms_literal(found[2])
+            if found is None or keyed is None:
                 return None
-            if keyed is None:
-                return None
-            return [Atom(left.name, EQ, (keyed[0],))], keyed[1]
-        if isinstance(node, n.Compare) and node.op in ("<", "<=", ">", ">="):
-            sides = _sides(node)
+            return [Atom(found[1], EQ, (keyed[0],))], keyed[1]
+        if isinstance(node, n.Compare) and node.op in _ORDERINGS:
+            sides = sides_of(node)
             if sides is None:
                 return None
-            op, ident, lit = sides
+            op, ident, lit, _ = sides
             bound = _jms_bound(op, lit)
             if bound is None:
                 return None
@@ -385,17 +377,7 @@ def _from_probes(found: Found) -> tuple[list[Atom | Bound], bool]:
     return out, exact
 
 
-_FLIP = {"<": ">", "<=": ">=", ">": "<", ">=": "<="}
-_LITERALS = (n.StringLit, n.ExactLit, n.ApproxLit, n.BoolLit)
-
-
-def _sides(node: n.Compare) -> tuple[str, str, n.Expr] | None:
-    left, right = node.left, node.right
-    if isinstance(left, n.Ident) and isinstance(right, n.ExactLit | n.ApproxLit):
-        return node.op, left.name, right
-    if isinstance(right, n.Ident) and isinstance(left, n.ExactLit | n.ApproxLit):
-        return _FLIP[node.op], right.name, left
-    return None
+_ORDERINGS = ("<", "<=", ">", ">=")
 
 
 def _rocketmq_number(node: n.Expr) -> float | None:
@@ -429,4 +411,4 @@ def _jms_bound(op: str, lit: n.Expr) -> tuple[float, float, bool] | None:
     return -math.inf, high, exact
 
 
-__all__ = ["Atom", "Bound", "Clause", "ClausePlan", "Probe", "plan_clauses"]
+__all__ = ["Atom", "Bound", "Clause", "ClausePlan", "plan_clauses"]

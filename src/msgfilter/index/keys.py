@@ -304,7 +304,7 @@ def _better(a: Found, b: Found) -> bool:
     return len(a[0]) < len(b[0])
 
 
-def _sides(node: n.Compare) -> tuple[str, str, n.Expr, bool] | None:
+def sides_of(node: n.Compare) -> tuple[str, str, n.Expr, bool] | None:
     """(op, ident, literal, literal_first) for `ident op literal` or `literal op ident`."""
     left, right = node.left, node.right
     if isinstance(left, n.Ident) and isinstance(right, _LITERALS):
@@ -316,7 +316,7 @@ def _sides(node: n.Compare) -> tuple[str, str, n.Expr, bool] | None:
 
 class _JmsPlanner(Planner):
     def compare(self, node: n.Compare) -> Found | None:
-        sides = _sides(node)
+        sides = sides_of(node)
         if sides is None:
             return None
         op, ident, lit, _ = sides
@@ -394,7 +394,7 @@ class _JmsPlanner(Planner):
 
 class _RocketMQPlanner(Planner):
     def compare(self, node: n.Compare) -> Found | None:
-        sides = _sides(node)
+        sides = sides_of(node)
         if sides is None or sides[0] != "=":
             return None
         _, ident, lit, literal_first = sides
@@ -434,7 +434,7 @@ class _ActiveMQPlanner(Planner):
     exact_strings = False
 
     def compare(self, node: n.Compare) -> Found | None:
-        sides = _sides(node)
+        sides = sides_of(node)
         if sides is None or sides[0] != "=" or sides[3] or not isinstance(sides[2], n.StringLit):
             return None
         return (Eq(sides[1], sides[2].value),), False, "equality"
