@@ -135,13 +135,7 @@ def plan_clauses(f: Filter) -> ClausePlan:
     planner = _planner(f.model)
     if planner is None:
         return ClausePlan(everything=True, reason=f"{f.model.value}: no index rules")
-    tree = f.tree
-    # Most selectors are a plain AND of predicates: no OR or NOT to distribute.
-    if isinstance(tree, n.And) and not any(
-            isinstance(o, n.Or | n.And | n.Not) for o in tree.operands):
-        branches = [list(tree.operands)]
-    else:
-        branches = planner.branches(tree)
+    branches = planner.branches(f.tree)
     clauses: list[Clause] = []
     reasons: set[str] = set()
     for conjuncts in branches:
@@ -200,6 +194,9 @@ class _ClausePlanner:
                     return [[tree]]
             return out
         if isinstance(tree, n.And):
+            if not any(isinstance(o, n.Or | n.And) for o in tree.operands):
+                # Most selectors: a plain AND of predicates, nothing to distribute.
+                return [list(tree.operands)]
             product: list[list[n.Expr]] = [[]]
             for operand in tree.operands:
                 parts: list[list[n.Expr]] = self.branches(operand) \
