@@ -70,6 +70,23 @@ def number(value: Any) -> float | None:
     return None
 
 
+class Numbers(dict[str, float | None]):
+    """One message's values among numeric bounds, each read once, by name: `number` (or
+    `rocketmq_number`) of the value, on first use."""
+
+    __slots__ = ("message", "number")
+
+    def __init__(self, message: Mapping[str, object],
+                 number: Callable[[Any], float | None]) -> None:
+        super().__init__()
+        self.message = message
+        self.number = number
+
+    def __missing__(self, name: str) -> float | None:
+        x = self[name] = self.number(self.message.get(name))
+        return x
+
+
 class Bucket:
     """The clauses filed under one key of a cluster. Most buckets hold one or two
     clauses (the keys grow with the subscriptions), so each table is made when first
@@ -117,8 +134,7 @@ class Bucket:
     def __bool__(self) -> bool:
         return bool(self.members or self.exact or self.inexact)
 
-    def hits(self, xs: tuple[float, ...], values: Mapping[str, object],
-             dims: tuple[str, ...], number: Callable[[Any], float | None],
+    def hits(self, xs: tuple[float, ...], numbers: Numbers, dims: tuple[str, ...],
              decided: set[int], verify: set[int]) -> None:
         if self.exact:
             decided.update(self.exact)
@@ -134,7 +150,7 @@ class Bucket:
             self.table = RangeTable()
             for member_id, member in members.items():
                 self.table.add(member_id, _named(member, dims))
-        self.table.hits(values, decided, verify, number)
+        self.table.hits(numbers, decided, verify)
 
 
 def _named(member: Member, dims: tuple[str, ...]) -> RangeMember:
@@ -201,11 +217,10 @@ class RangeTable:
         if self.pending.pop(member_id, None) is None and self._parts is not None:
             self.removed.add(member_id)
 
-    def hits(self, values: Mapping[str, object], decided: set[int], verify: set[int],
-             number: Callable[[Any], float | None]) -> None:
+    def hits(self, numbers: Numbers, decided: set[int], verify: set[int]) -> None:
         members = self.members
         if len(members) <= VECTOR_FROM:
-            _loop_named(members.values(), values, decided, verify, number)
+            _loop_named(members.values(), numbers, decided, verify)
             return
         parts = self._parts
         if parts is None or len(self.pending) + len(self.removed) > max(
@@ -216,7 +231,7 @@ class RangeTable:
             self.removed.clear()
         xs: list[float] = []
         for name in self._names:
-            x = number(values.get(name))
+            x = numbers[name]
             if x == -math.inf:
                 # A message's -inf would read as "absent" here: the careful path takes it.
                 raise OverflowError("-inf among bounded values")
@@ -224,22 +239,17 @@ class RangeTable:
         for part in parts:
             part.hits(xs, self.removed, decided, verify)
         if self.pending:
-            _loop_named(self.pending.values(), values, decided, verify, number)
+            _loop_named(self.pending.values(), numbers, decided, verify)
 
 
 RangeMember = tuple[int, bool, dict[str, tuple[float, float]]]
 
 
-def _loop_named(members: Iterable[RangeMember], values: Mapping[str, object],
-                decided: set[int], verify: set[int],
-                number: Callable[[Any], float | None]) -> None:
-    numbers: dict[str, float | None] = {}
+def _loop_named(members: Iterable[RangeMember], numbers: Numbers, decided: set[int],
+                verify: set[int]) -> None:
     for entry, exact, bounds in members:
         for name, (low, high) in bounds.items():
-            if name in numbers:
-                x = numbers[name]
-            else:
-                x = numbers[name] = number(values.get(name))
+            x = numbers[name]
             if x is None or not low <= x <= high:
                 break
         else:
@@ -483,10 +493,10 @@ class ClauseStore:
                     values[name] = value
         if not values:
             return
+        numbers = Numbers(values, self._number)
         if self.ranges:
-            self.ranges.hits(values, decided, verify, self._number)
+            self.ranges.hits(numbers, decided, verify)
         memo: dict[Component, list[object]] = {}
-        numbers: dict[str, float | None] = {}
         for cluster in self._order:
             lists: list[list[object]] = []
             for component in cluster.components:
@@ -501,10 +511,7 @@ class ClauseStore:
                 if cluster.dims:
                     got = []
                     for name in cluster.dims:
-                        if name in numbers:
-                            x = numbers[name]
-                        else:
-                            x = numbers[name] = self._number(values.get(name))
+                        x = numbers[name]
                         if x is None:
                             break
                         got.append(x)
@@ -517,12 +524,12 @@ class ClauseStore:
                     for key in lists[0]:
                         bucket = buckets.get(key)
                         if bucket is not None:
-                            bucket.hits(xs, values, cluster.dims, self._number, decided, verify)
+                            bucket.hits(xs, numbers, cluster.dims, decided, verify)
                 else:
                     for combo in product(*lists):
                         bucket = buckets.get(combo)
                         if bucket is not None:
-                            bucket.hits(xs, values, cluster.dims, self._number, decided, verify)
+                            bucket.hits(xs, numbers, cluster.dims, decided, verify)
 
     def _keys(self, component: Component, values: Mapping[str, object]) -> list[object]:
         """The keys of a message's value for one component (empty: it cannot hit)."""
