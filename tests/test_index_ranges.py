@@ -4,6 +4,7 @@ subscriptions come and go, on values at the edges of the numeric rules."""
 
 from __future__ import annotations
 
+import math
 import random
 from typing import Any
 
@@ -11,7 +12,7 @@ import pytest
 
 import msgfilter
 from msgfilter import Filter, SubscriptionIndex
-from msgfilter.index.clause_store import VECTOR_FROM
+from msgfilter.index.range_table import VECTOR_FROM, RangeMember, RangeTable, loop_named
 
 NAMES = ("a", "b", "c", "d")
 LITERALS = ("5", "5.5", "-0.0", "0.0", "0", "9007199254740993", "9007199254740992.0",
@@ -93,3 +94,45 @@ def test_a_message_with_minus_infinity_takes_the_careful_path() -> None:
         idx.add_filter(i, subs[i])
     for m in ({"a": float("-inf"), "b": 0}, {"a": -1e308}, {"a": 1, "b": float("-inf")}):
         assert idx.match(m) == frozenset(k for k, f in subs.items() if f.matches(m))
+
+
+@pytest.mark.parametrize("spread", [8, 5000])
+def test_range_table_equals_its_naive_loop(spread: int) -> None:
+    # Few distinct thresholds (cells exact) and many (cells shared, the exact second
+    # pass decides); candidates few (Python pass) and many (numpy pass); absent values,
+    # infinities, and changes after the bitmaps were made.
+    rnd = random.Random(spread)
+    table = RangeTable()
+    members: dict[int, RangeMember] = {}
+
+    def bound() -> tuple[float, float]:
+        low = rnd.choice([-math.inf, float(rnd.randrange(spread))])
+        high = rnd.choice([math.inf, low + rnd.randrange(spread)])
+        return low, high
+
+    def member(i: int) -> RangeMember:
+        names = rnd.sample(NAMES, rnd.randrange(1, 4))
+        return (i, rnd.random() < 0.5, {name: bound() for name in names})
+
+    def check() -> None:
+        for _ in range(60):
+            numbers = {name: rnd.choice(
+                [None, -math.inf, math.inf, float(rnd.randrange(-2, spread + 2))])
+                for name in NAMES}
+            want: tuple[set[int], set[int]] = (set(), set())
+            loop_named(members.values(), numbers, *want)
+            got: tuple[set[int], set[int]] = (set(), set())
+            table.hits(numbers, *got)
+            assert got == want, numbers
+
+    for i in range(40 * VECTOR_FROM):
+        members[i] = member(i)
+        table.add(i, members[i])
+    check()
+    for step in range(3):
+        for i in rnd.sample(sorted(members), 4 * VECTOR_FROM):
+            table.remove(i, members.pop(i))
+        for i in range(10**6 + step * 1000, 10**6 + step * 1000 + 3 * VECTOR_FROM):
+            members[i] = member(i)
+            table.add(i, members[i])
+        check()

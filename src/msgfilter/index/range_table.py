@@ -1,0 +1,212 @@
+"""Clauses made of numeric bounds, tested against one message in a few numpy calls.
+
+A `RangeTable` holds clauses that no hashed key narrows (or too many of them under one
+key): each is an inclusive interval in double space on one or more identifiers. A
+message must be tested against all of them, and the naive loop is linear in the
+clauses. The table cuts each identifier's line into at most `MAX_CELLS` cells at the
+quantiles of the clauses' own thresholds, and keeps, per cell, a bitmap of the clauses
+whose interval meets that cell (a clause that does not bound the identifier meets every
+cell; a message without the identifier meets only those). A message's candidates are
+the AND of one bitmap per identifier: a handful of word-wise ANDs in C whatever the
+number of clauses. The few candidates the cells cannot tell apart are tested against
+their exact bounds, vectorized too. Clauses added or removed since the bitmaps were
+made are tested beside them until a rebuild is worth it.
+
+(Why not a sorted list per identifier, the textbook interval index: each identifier's
+list admits many clauses that another identifier then rejects, and intersecting those
+sets in Python is what the bitmaps avoid.)
+"""
+
+from __future__ import annotations
+
+import math
+from bisect import bisect_right
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+#: At most this many cut points per identifier (cells are one more): the bitmaps cost
+#: (cells / 8) bytes per clause and identifier.
+MAX_CELLS = 64
+#: A table of more clauses than this uses the bitmaps; up to it, a Python loop (numpy's
+#: calls cost more).
+VECTOR_FROM = 48
+
+#: A clause: its entry number, whether it is exact, its bounds by identifier.
+RangeMember = tuple[int, bool, dict[str, tuple[float, float]]]
+#: A message's numbers by identifier (None: absent, or not a number the bounds admit).
+Numbers = Mapping[str, float | None]
+
+
+class RangeTable:
+    """Clauses of numeric bounds (see the module), kept in step with every change."""
+
+    def __init__(self) -> None:
+        self.members: dict[int, RangeMember] = {}
+        self.uses: Counter[str] = Counter()
+        self._grid: _Grid | None = None
+        self.pending: dict[int, RangeMember] = {}
+        self.removed: set[int] = set()
+
+    def __bool__(self) -> bool:
+        return bool(self.members)
+
+    def add(self, member_id: int, member: RangeMember) -> None:
+        self.members[member_id] = member
+        for name in member[2]:
+            self.uses[name] += 1
+        if self._grid is not None:
+            self.pending[member_id] = member
+
+    def remove(self, member_id: int, member: RangeMember) -> None:
+        del self.members[member_id]
+        for name in member[2]:
+            self.uses[name] -= 1
+            if not self.uses[name]:
+                del self.uses[name]
+        if self.pending.pop(member_id, None) is None and self._grid is not None:
+            self.removed.add(member_id)
+
+    def hits(self, numbers: Numbers, decided: set[int], verify: set[int]) -> None:
+        """Add the entries of the clauses `numbers` satisfy to `decided` (exact clauses)
+        or `verify`."""
+        members = self.members
+        if len(members) <= VECTOR_FROM:
+            loop_named(members.values(), numbers, decided, verify)
+            return
+        grid = self._grid
+        if grid is None or len(self.pending) + len(self.removed) > max(
+                16, len(members) // 8):
+            grid = self._grid = _Grid(members, sorted(self.uses))
+            self.pending.clear()
+            self.removed.clear()
+        grid.hits(numbers, self.removed, decided, verify)
+        if self.pending:
+            loop_named(self.pending.values(), numbers, decided, verify)
+
+
+def loop_named(members: Iterable[RangeMember], numbers: Numbers, decided: set[int],
+               verify: set[int]) -> None:
+    """The naive loop: each clause's bounds against the message's numbers."""
+    for entry, exact, bounds in members:
+        for name, (low, high) in bounds.items():
+            x = numbers[name]
+            if x is None or not low <= x <= high:
+                break
+        else:
+            (decided if exact else verify).add(entry)
+
+
+class _Grid:
+    """The bitmaps of one state of a table's clauses."""
+
+    def __init__(self, members: dict[int, RangeMember], names: list[str]) -> None:
+        import numpy as np
+
+        count = len(members)
+        words = (count + 63) // 64
+        self.names = names
+        self.id_list = list(members)
+        self.entry_list = [m[0] for m in members.values()]
+        self.exact_list = [m[1] for m in members.values()]
+        lows = np.full((len(names), count), -math.inf)
+        highs = np.full((len(names), count), math.inf)
+        bounded = np.zeros((len(names), count), dtype=bool)
+        column = {name: i for i, name in enumerate(names)}
+        self.bounds: list[tuple[tuple[int, float, float], ...]] = []
+        for row, (_, _, bounds) in enumerate(members.values()):
+            flat = tuple((column[name], low, high) for name, (low, high) in bounds.items())
+            self.bounds.append(flat)
+            for col, low, high in flat:
+                lows[col, row], highs[col, row], bounded[col, row] = low, high, True
+        self.lows, self.highs = lows, highs
+        self.edges: list[list[float]] = []
+        self.cells: list[Any] = []   # per name: (cells, words) uint64
+        self.free: list[Any] = []    # per name: the clauses that do not bound it
+        for col in range(len(names)):
+            mask = bounded[col]
+            thresholds = np.concatenate((lows[col][mask], highs[col][mask]))
+            thresholds = np.unique(thresholds[np.isfinite(thresholds)])
+            if len(thresholds) > MAX_CELLS:
+                picks = np.linspace(0, len(thresholds) - 1, MAX_CELLS).round().astype(int)
+                thresholds = np.unique(thresholds[picks])
+            # A value x lies in cell bisect_right(edges, x); an interval [low, high]
+            # meets the cells from low's to high's.
+            first = np.searchsorted(thresholds, lows[col], side="right")
+            last = np.searchsorted(thresholds, highs[col], side="right")
+            index = np.arange(len(thresholds) + 1)[:, None]
+            meets = (first[None, :] <= index) & (index <= last[None, :])
+            self.edges.append(thresholds.tolist())
+            self.cells.append(_bitmaps(meets, words))
+            self.free.append(_bitmaps(~mask[None, :], words)[0])
+
+    def hits(self, numbers: Numbers, removed: set[int], decided: set[int],
+             verify: set[int]) -> None:
+        found = None
+        xs: list[float | None] = []
+        for col, name in enumerate(self.names):
+            x = numbers[name]
+            xs.append(x)
+            row = self.free[col] if x is None else \
+                self.cells[col][bisect_right(self.edges[col], x)]
+            if found is None:
+                found = row.copy()
+            else:
+                found &= row
+        if found is None:
+            return
+        words = found.nonzero()[0]
+        if not len(words):
+            return
+        rows = []
+        for word, bits in zip(words.tolist(), found[words].tolist(), strict=True):
+            base = word * 64
+            while bits:
+                lowest = bits & -bits
+                rows.append(base + lowest.bit_length() - 1)
+                bits ^= lowest
+        if len(rows) > VECTOR_FROM:
+            rows = self._inside(rows, xs)
+        else:
+            # Few candidates: their exact bounds in Python cost less than numpy's calls.
+            bounds = self.bounds
+            kept = []
+            for row in rows:
+                for col, low, high in bounds[row]:
+                    x = xs[col]
+                    if x is None or not low <= x <= high:
+                        break
+                else:
+                    kept.append(row)
+            rows = kept
+        entries, exact, ids = self.entry_list, self.exact_list, self.id_list
+        for row in rows:
+            if not removed or ids[row] not in removed:
+                (decided if exact[row] else verify).add(entries[row])
+
+    def _inside(self, rows: list[int], xs: list[float | None]) -> list[int]:
+        """The candidate rows whose exact bounds hold `xs`, tested column by column."""
+        import numpy as np
+
+        at = np.array(rows)
+        # An absent value: only clauses without a bound there are candidates.
+        low_x = np.array([math.inf if x is None else x for x in xs])[:, None]
+        high_x = np.array([-math.inf if x is None else x for x in xs])[:, None]
+        inside = (self.lows[:, at] <= low_x).all(axis=0)
+        inside &= (self.highs[:, at] >= high_x).all(axis=0)
+        kept: list[int] = at[inside].tolist()
+        return kept
+
+
+def _bitmaps(rows: Any, words: int) -> Any:
+    """Boolean rows (cells x clauses) as bitmaps: (cells, words) little-endian uint64,
+    bit i of a row for clause i."""
+    import numpy as np
+
+    packed = np.packbits(rows, axis=1, bitorder="little")
+    padded = np.zeros((rows.shape[0], words * 8), dtype=np.uint8)
+    padded[:, : packed.shape[1]] = packed
+    return padded.view(np.dtype("<u8"))
+
+
+__all__ = ["MAX_CELLS", "VECTOR_FROM", "Numbers", "RangeMember", "RangeTable", "loop_named"]
