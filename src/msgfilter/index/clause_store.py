@@ -24,7 +24,7 @@ from typing import Any
 from .. import java
 from ..semantics.model import ValueModel
 from . import canonical as c
-from .clauses import EQ, PREFIX, Atom, Clause
+from .clauses import EQ, PREFIX, PRESENT, Atom, Clause
 from .range_table import VECTOR_FROM, RangeMember, RangeTable
 
 Member = tuple[int, bool, tuple[float, ...]]
@@ -68,9 +68,15 @@ def number(value: Any) -> float | None:
     return None
 
 
+#: Starts the name under which a range table holds "identifier present" as a bound
+#: (no identifier starts with it): a clause of presences and bounds is all bounds there.
+PRESENCE = "\0"
+
+
 class Numbers(dict[str, float | None]):
     """One message's values among numeric bounds, each read once, by name: `number` (or
-    `rocketmq_number`) of the value, on first use."""
+    `rocketmq_number`) of the value, on first use; for a `PRESENCE` name, 0.0 when the
+    message holds the identifier (any bound admits it), None when not."""
 
     __slots__ = ("message", "number")
 
@@ -81,7 +87,10 @@ class Numbers(dict[str, float | None]):
         self.number = number
 
     def __missing__(self, name: str) -> float | None:
-        x = self[name] = self.number(self.message.get(name))
+        if name[0] == PRESENCE:
+            x = self[name] = 0.0 if self.message.get(name[1:]) is not None else None
+        else:
+            x = self[name] = self.number(self.message.get(name))
         return x
 
 
@@ -219,7 +228,7 @@ class ClauseStore:
     # -- changes -------------------------------------------------------------------------
 
     def add(self, clause: Clause, member_id: int, entry: int) -> None:
-        if not clause.atoms:
+        if _ranged(clause):
             self.ranges.add(member_id, _bounds_of(entry, clause))
             self.size += 1
             self._count(clause, 1)
@@ -236,7 +245,7 @@ class ClauseStore:
         self._count(clause, 1)
 
     def remove(self, clause: Clause, member_id: int, entry: int) -> None:
-        if not clause.atoms:
+        if _ranged(clause):
             self.ranges.remove(member_id, _bounds_of(entry, clause))
             self.size -= 1
             self._count(clause, -1)
@@ -368,8 +377,18 @@ class ClauseStore:
         return [True]
 
 
+def _ranged(clause: Clause) -> bool:
+    """Whether the range table holds the clause: no hashed key narrows it (its atoms,
+    if any, are presences, which would file all such clauses under one key)."""
+    return not clause.atoms or (bool(clause.bounds) and all(
+        a.kind == PRESENT for a in clause.atoms))
+
+
 def _bounds_of(entry: int, clause: Clause) -> RangeMember:
-    return entry, clause.exact, {b.ident: (b.low, b.high) for b in clause.bounds}
+    bounds = {b.ident: (b.low, b.high) for b in clause.bounds}
+    for atom in clause.atoms:
+        bounds[PRESENCE + atom.ident] = (-math.inf, math.inf)
+    return entry, clause.exact, bounds
 
 
 def _flat(clause: Clause) -> tuple[float, ...]:

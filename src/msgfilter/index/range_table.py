@@ -28,6 +28,8 @@ from typing import Any
 #: At most this many cut points per identifier (cells are one more): the bitmaps cost
 #: (cells / 8) bytes per clause and identifier.
 MAX_CELLS = 64
+#: Candidates spread over more 64-bit words than this are read out with numpy.
+FEW_WORDS = 4
 #: A table of more clauses than this uses the bitmaps; up to it, a Python loop (numpy's
 #: calls cost more).
 VECTOR_FROM = 48
@@ -109,6 +111,9 @@ class _Grid:
         self.id_list = list(members)
         self.entry_list = [m[0] for m in members.values()]
         self.exact_list = [m[1] for m in members.values()]
+        self.ids = np.array(self.id_list, dtype=np.int64)
+        self.entries = np.array(self.entry_list, dtype=np.int64)
+        self.exact = np.array(self.exact_list, dtype=bool)
         lows = np.full((len(names), count), -math.inf)
         highs = np.full((len(names), count), math.inf)
         bounded = np.zeros((len(names), count), dtype=bool)
@@ -158,44 +163,50 @@ class _Grid:
         words = found.nonzero()[0]
         if not len(words):
             return
-        rows = []
+        if len(words) > FEW_WORDS:
+            self._many(found, words, xs, removed, decided, verify)
+            return
+        # Few candidates: bits, bounds and delivery in Python cost less than numpy calls.
+        bounds, entries, exact, ids = self.bounds, self.entry_list, self.exact_list, \
+            self.id_list
         for word, bits in zip(words.tolist(), found[words].tolist(), strict=True):
             base = word * 64
             while bits:
                 lowest = bits & -bits
-                rows.append(base + lowest.bit_length() - 1)
                 bits ^= lowest
-        if len(rows) > VECTOR_FROM:
-            rows = self._inside(rows, xs)
-        else:
-            # Few candidates: their exact bounds in Python cost less than numpy's calls.
-            bounds = self.bounds
-            kept = []
-            for row in rows:
+                row = base + lowest.bit_length() - 1
                 for col, low, high in bounds[row]:
                     x = xs[col]
                     if x is None or not low <= x <= high:
                         break
                 else:
-                    kept.append(row)
-            rows = kept
-        entries, exact, ids = self.entry_list, self.exact_list, self.id_list
-        for row in rows:
-            if not removed or ids[row] not in removed:
-                (decided if exact[row] else verify).add(entries[row])
+                    if not removed or ids[row] not in removed:
+                        (decided if exact[row] else verify).add(entries[row])
 
-    def _inside(self, rows: list[int], xs: list[float | None]) -> list[int]:
-        """The candidate rows whose exact bounds hold `xs`, tested column by column."""
+    def _many(self, found: Any, words: Any, xs: list[float | None], removed: set[int],
+              decided: set[int], verify: set[int]) -> None:
+        """`hits` for many candidates: their bits and exact bounds with numpy."""
         import numpy as np
 
-        at = np.array(rows)
+        bits = np.unpackbits(found[words].view(np.uint8), bitorder="little")
+        at, bit = np.nonzero(bits.reshape(len(words), 64))
+        rows = words[at] * 64 + bit
         # An absent value: only clauses without a bound there are candidates.
         low_x = np.array([math.inf if x is None else x for x in xs])[:, None]
         high_x = np.array([-math.inf if x is None else x for x in xs])[:, None]
-        inside = (self.lows[:, at] <= low_x).all(axis=0)
-        inside &= (self.highs[:, at] >= high_x).all(axis=0)
-        kept: list[int] = at[inside].tolist()
-        return kept
+        inside = (self.lows[:, rows] <= low_x).all(axis=0)
+        inside &= (self.highs[:, rows] >= high_x).all(axis=0)
+        rows = rows[inside]
+        chosen = self.entries[rows].tolist()
+        flags = self.exact[rows].tolist()
+        if removed:
+            ids = self.ids[rows].tolist()
+            for entry, is_exact, member in zip(chosen, flags, ids, strict=True):
+                if member not in removed:
+                    (decided if is_exact else verify).add(entry)
+            return
+        for entry, is_exact in zip(chosen, flags, strict=True):
+            (decided if is_exact else verify).add(entry)
 
 
 def _bitmaps(rows: Any, words: int) -> Any:
