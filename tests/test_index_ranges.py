@@ -136,3 +136,55 @@ def test_range_table_equals_its_naive_loop(spread: int) -> None:
             members[i] = member(i)
             table.add(i, members[i])
         check()
+
+
+ROCKETMQ_LITERALS = ("5", "-5", "0", "2147483647", "2147483648", "-2147483648", "5.5",
+                     "-0.5", "0.0", "1e3", "9007199254740993", "9223372036854775807")
+ROCKETMQ_VALUES: tuple[Any, ...] = (
+    None, "5", "6", "4", "5.0", "5.5", " 5", "5 ", "+5", "-5", "-6", "0", "-0", "-0.0",
+    "0.0", "2147483647", "2147483648", "-2147483648", "9007199254740993", "1e3",
+    "1000", "999.99", "NaN", "Infinity", "-Infinity", "0x10", "abc", "", "5d", "5f",
+    "9223372036854775807", "9223372036854775808", 5, 5.5, True, b"5",
+)
+
+
+def test_rocketmq_bounds_convert_as_the_broker_does() -> None:
+    # RocketMQ converts the property's string to the literal's Java type (Integer,
+    # Long, Double.valueOf) for each comparison; a failed conversion makes the broker
+    # throw. Exact bounds in the index must agree, both in small tables and in the
+    # bitmaps, alone and beside other conjuncts and in ORs.
+    rnd = random.Random(11)
+    idx = SubscriptionIndex()
+    subs: dict[int, Filter] = {}
+    for i in range(8 * VECTOR_FROM):
+        parts = []
+        for name in rnd.sample(("a", "b"), rnd.randrange(1, 3)):
+            lit = rnd.choice(ROCKETMQ_LITERALS)
+            if rnd.random() < 0.3:
+                low, high = sorted((lit, rnd.choice(ROCKETMQ_LITERALS)), key=float)
+                parts.append(f"{name} BETWEEN {low} AND {high}")
+            else:
+                parts.append(f"{name} {rnd.choice(('<', '<=', '>', '>='))} {lit}")
+        if rnd.random() < 0.2:
+            parts.append(f"k = '{rnd.choice('xy')}'")
+        text = (" OR " if rnd.random() < 0.15 else " AND ").join(parts)
+        subs[i] = msgfilter.compile(text, "rocketmq")
+        idx.add_filter(i, subs[i])
+    msgs = [{name: rnd.choice(ROCKETMQ_VALUES) for name in ("a", "b", "k")}
+            for _ in range(400)]
+    for m in msgs:
+        m["k"] = rnd.choice("xy")
+    _agree(idx, subs, msgs)
+
+
+def test_rocketmq_startswith_is_decided_as_the_broker_does() -> None:
+    texts = ["x STARTSWITH '5'", "x STARTSWITH 'tr' AND y > 3", "x STARTSWITH ''",
+             "x STARTSWITH 'ab' OR y < 0", "NOT x STARTSWITH 'a'", "x STARTSWITH '-'"]
+    values: tuple[Any, ...] = (None, "5a", 5, 5.5, -1, True, b"5", "ab", "a", "", "tru",
+                               "-0", " 5")
+    idx = SubscriptionIndex()
+    subs = {i: msgfilter.compile(t, "rocketmq") for i, t in enumerate(texts)}
+    for i, f in subs.items():
+        idx.add_filter(i, f)
+    _agree(idx, subs, [{"x": x, "y": y} for x in values for y in ("4", "-1", 4, None)])
+    assert "rocketmq: prefix x (2 filters, 2 decided by the index)" in idx.explain()

@@ -24,7 +24,18 @@ from typing import Any
 from .. import java
 from ..semantics.model import ValueModel
 from . import canonical as c
-from .clauses import EQ, PREFIX, PRESENT, Atom, Clause
+from .clauses import (
+    AS_DOUBLE,
+    AS_INT,
+    AS_LONG,
+    EQ,
+    PREFIX,
+    PRESENCE,
+    PRESENT,
+    Atom,
+    Clause,
+    ident_of,
+)
 from .range_table import VECTOR_FROM, RangeMember, RangeTable
 
 Member = tuple[int, bool, tuple[float, ...]]
@@ -68,15 +79,40 @@ def number(value: Any) -> float | None:
     return None
 
 
-#: Starts the name under which a range table holds "identifier present" as a bound
-#: (no identifier starts with it): a clause of presences and bounds is all bounds there.
-PRESENCE = "\0"
+def _as_integer(bits: int) -> Callable[[Any], float | None]:
+    def read(value: Any) -> float | None:
+        text = c.rocketmq_text(value)
+        if text is None:
+            return None
+        try:
+            return float(java.parse_integer(text, bits))
+        except java.JavaNumberFormatError:
+            return None
+    return read
+
+
+def _as_double(value: Any) -> float | None:
+    text = c.rocketmq_text(value)
+    if text is None:
+        return None
+    try:
+        x = java.parse_double(text)
+    except java.JavaNumberFormatError:
+        return None
+    return math.inf if x != x else x
+
+
+#: How a RocketMQ bound's name says to read the property (`clauses.AS_INT`, ...): as
+#: the broker converts it for the literal's type; None where it would throw.
+_READERS: dict[str, Callable[[Any], float | None]] = {
+    AS_INT: _as_integer(32), AS_LONG: _as_integer(64), AS_DOUBLE: _as_double}
 
 
 class Numbers(dict[str, float | None]):
     """One message's values among numeric bounds, each read once, by name: `number` (or
-    `rocketmq_number`) of the value, on first use; for a `PRESENCE` name, 0.0 when the
-    message holds the identifier (any bound admits it), None when not."""
+    `rocketmq_number`) of the value, on first use; for a marked name (`clauses.ident_of`),
+    as its mark says: present (0.0, which any bound admits) or not (None), a RocketMQ
+    string read as a Java type."""
 
     __slots__ = ("message", "number")
 
@@ -87,8 +123,11 @@ class Numbers(dict[str, float | None]):
         self.number = number
 
     def __missing__(self, name: str) -> float | None:
-        if name[0] == PRESENCE:
+        mark = name[0]
+        if mark == PRESENCE:
             x = self[name] = 0.0 if self.message.get(name[1:]) is not None else None
+        elif mark in _READERS:
+            x = self[name] = _READERS[mark](self.message.get(name[1:]))
         else:
             x = self[name] = self.number(self.message.get(name))
         return x
@@ -291,7 +330,7 @@ class ClauseStore:
                 else:
                     del self.lengths[atom.ident], self.sorted_lengths[atom.ident]
         for bound in clause.bounds:
-            _step(self.idents, bound.ident, step)
+            _step(self.idents, ident_of(bound.ident), step)
 
     # -- look-up -------------------------------------------------------------------------
 

@@ -55,6 +55,19 @@ MAX_COMBINATIONS = 64
 
 EQ, PREFIX, PRESENT = "eq", "prefix", "present"
 
+#: A bound's name is its identifier, or, where the look-up must read the value another
+#: way than the model's default, one of these marks and the identifier (no identifier
+#: starts with a control character): "the identifier is present" (a bound any value
+#: admits), and a RocketMQ string read as the literal's Java type would read it,
+#: `Integer.valueOf`, `Long.valueOf` or `Double.valueOf`.
+PRESENCE, AS_INT, AS_LONG, AS_DOUBLE = "\0", "\1", "\2", "\3"
+_MARKS = (PRESENCE, AS_INT, AS_LONG, AS_DOUBLE)
+
+
+def ident_of(name: str) -> str:
+    """The identifier a bound's name reads."""
+    return name[1:] if name[:1] in _MARKS else name
+
 
 class Atom(NamedTuple):
     """A hashed condition on `ident`: `kind` eq (value has one of `keys`, of RocketMQ
@@ -67,7 +80,8 @@ class Atom(NamedTuple):
 
 
 class Bound(NamedTuple):
-    """The number `ident` holds, as a double, lies in [low, high]."""
+    """The number `ident` holds, as a double, lies in [low, high]. (`ident` is the
+    bound's name: see `ident_of`.)"""
 
     ident: str
     low: float
@@ -170,7 +184,8 @@ def _planner(model: ValueModel) -> _ClausePlanner | None:
 
 
 def _converts(clause: Clause) -> bool:
-    return any(k in (c.INTEGER, c.DOUBLE) for a in clause.atoms for k in a.kinds)
+    return bool(clause.bounds) or any(
+        k in (c.INTEGER, c.DOUBLE) for a in clause.atoms for k in a.kinds)
 
 
 class _ClausePlanner:
@@ -236,7 +251,7 @@ class _ClausePlanner:
             items, part_exact = parts
             if not part_exact and exact:
                 exact = False
-                why = "rocketmq: ranges convert strings" if not self.jms and all(
+                why = "rocketmq: a bound at 0, infinity or beyond 2**53" if not self.jms and all(
                     type(i) is Bound for i in items) else self.legacy.why(node)
             for item in items:
                 if type(item) is Bound:
@@ -279,31 +294,44 @@ class _ClausePlanner:
             if found is not None:
                 return found
         elif self.model is ValueModel.ROCKETMQ:
-            bounded = self._rocketmq_bound(node)
+            if isinstance(node, n.StringTest) and node.op == "STARTSWITH" and node.value \
+                    and not node.negated and isinstance(node.operand, n.Ident):
+                # TRUE exactly when the property's string (as the prefix look-up reads
+                # it, `canonical.rocketmq_text`) starts with the non-empty text.
+                return [Atom(node.operand.name, PREFIX, (node.value,))], True
+            bounded = self._rocketmq_bounds(node)
             if bounded is not None:
-                return [bounded], False
+                return bounded
         legacy = self.legacy.condition(node) if not isinstance(node, n.And | n.Or) else None
         if legacy is None:
             return None
         return _from_probes(legacy)
 
-    def _rocketmq_bound(self, node: n.Expr) -> Bound | None:
-        """A RocketMQ comparison with a number is TRUE only when the property's string
-        converts to a number within it: a wide inclusive bound in double space (the
-        evaluator decides; see `clause_store.rocketmq_number` for the message side)."""
+    def _rocketmq_bounds(self, node: n.Expr) -> tuple[list[Atom | Bound], bool] | None:
+        """A RocketMQ comparison of a property with a number is TRUE only when the
+        property's string converts to the literal's Java type (`Integer`, `Long`,
+        `Double`.valueOf) and compares so: a bound on the value read that way (the
+        bound's name says how). A failed conversion makes the broker throw: no number,
+        no hit, as the evaluator's FALSE. Exact where the double interval says what the
+        Java comparison says (see `_rocketmq_bound`)."""
         if isinstance(node, n.Compare) and node.op in _ORDERINGS:
             found = sides_of(node)
-            value = None if found is None else _rocketmq_number(found[2])
-            if found is None or value is None:
+            bound = None if found is None else _rocketmq_bound(found[0], found[2])
+            if found is None or bound is None:
                 return None
-            if found[0] in (">", ">="):
-                return Bound(found[1], value, math.inf)
-            return Bound(found[1], -math.inf, value)
+            name, low, high, exact = bound
+            return [Bound(name + found[1], low, high)], exact
         if isinstance(node, n.Between) and not node.negated and isinstance(node.operand, n.Ident):
-            low, high = _rocketmq_number(node.low), _rocketmq_number(node.high)
-            if low is None or high is None:
+            lower = _rocketmq_bound(">=", node.low)
+            upper = _rocketmq_bound("<=", node.high)
+            if lower is None or upper is None:
                 return None
-            return Bound(node.operand.name, low, high)
+            ident = node.operand.name
+            exact = lower[3] and upper[3]
+            if lower[0] == upper[0]:
+                return [Bound(lower[0] + ident, lower[1], upper[2])], exact
+            return [Bound(lower[0] + ident, lower[1], lower[2]),
+                    Bound(upper[0] + ident, upper[1], upper[2])], exact
         return None
 
     def _jms(self, node: n.Expr) -> tuple[list[Atom | Bound], bool] | None:
@@ -377,15 +405,36 @@ def _from_probes(found: Found) -> tuple[list[Atom | Bound], bool]:
 _ORDERINGS = ("<", "<=", ">", ">=")
 
 
-def _rocketmq_number(node: n.Expr) -> float | None:
-    """A RocketMQ numeric literal (its sign kept as a Negate) as a double; NaN never."""
-    negate = isinstance(node, n.Negate)
-    if isinstance(node, n.Negate):
-        node = node.operand
-    if isinstance(node, n.ExactLit | n.ApproxLit) and node.value == node.value:
-        value = java.to_double(node.value)
-        return -value if negate else value
-    return None
+def _rocketmq_bound(op: str, lit: n.Expr) -> tuple[str, float, float, bool] | None:
+    """(mark, low, high, exact) for RocketMQ's `x op lit` with a numeric literal (its
+    sign kept as a Negate). An integer literal converts the property with
+    `Integer.valueOf` when it lies within +-(2**31-1), else `Long.valueOf`
+    (`semantics.rocketmq`); the interval is exact below 2**53 in magnitude, as for JMS
+    longs. A double literal converts with `Double.valueOf` and compares with
+    `Double.compare`, where NaN is above everything (read as +inf) and -0.0 below 0.0:
+    exact for a finite literal other than zero."""
+    negate = isinstance(lit, n.Negate)
+    if isinstance(lit, n.Negate):
+        lit = lit.operand
+    if isinstance(lit, n.ExactLit):
+        literal = -lit.value if negate else lit.value
+        mark = AS_INT if -_INT32 <= literal <= _INT32 else AS_LONG
+        value = java.to_double(literal)
+        exact = abs(literal) < c.EXACT_IN_DOUBLE
+    elif isinstance(lit, n.ApproxLit) and lit.value == lit.value:
+        mark = AS_DOUBLE
+        value = -lit.value if negate else float(lit.value)
+        exact = math.isfinite(value) and value != 0.0
+    else:
+        return None
+    if op in (">", ">="):
+        low = math.nextafter(value, math.inf) if op == ">" and exact else value
+        return mark, low, math.inf, exact
+    high = math.nextafter(value, -math.inf) if op == "<" and exact else value
+    return mark, -math.inf, high, exact
+
+
+_INT32 = 2**31 - 1
 
 
 def _jms_bound(op: str, lit: n.Expr) -> tuple[float, float, bool] | None:
@@ -408,4 +457,7 @@ def _jms_bound(op: str, lit: n.Expr) -> tuple[float, float, bool] | None:
     return -math.inf, high, exact
 
 
-__all__ = ["Atom", "Bound", "Clause", "ClausePlan", "plan_clauses"]
+__all__ = [
+    "AS_DOUBLE", "AS_INT", "AS_LONG", "PRESENCE", "Atom", "Bound", "Clause", "ClausePlan",
+    "ident_of", "plan_clauses",
+]

@@ -5,14 +5,14 @@ from __future__ import annotations
 
 from collections import Counter
 
-from .clauses import Clause, ClausePlan
+from .clauses import Clause, ClausePlan, ident_of
 from .entries import Entry
 
 
 def _shape(clause: Clause) -> str:
     parts = [f"{a.kind} {a.ident}" if a.kind != "eq" or len(a.keys) == 1
              else f"IN {a.ident}" for a in clause.atoms]
-    parts.extend(f"range {b.ident}" for b in clause.bounds)
+    parts.extend(f"range {ident_of(b.ident)}" for b in clause.bounds)
     return " + ".join(parts)
 
 
