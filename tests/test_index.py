@@ -99,7 +99,10 @@ def test_jms_or_not_and_unkeyable() -> None:
     assert agree(idx, {"a": 3, "b": 3}) == {1, 2, 3}  # 3 <> 'y' is FALSE
     text = idx.explain()
     # `NOT (a = 'x')`, `a = b`, `b <> 2` are TRUE only with their identifiers present.
-    assert "jms: present a (3 filters; verified: " in text
+    assert "jms: present a (2 filters; verified: " in text
+    assert "jms: eq a | present b (1 filters; verified: <>: 1)" in text
+    # `a <> 'y'` (a string other than 'y') the index decides alone.
+    assert "jms: ne a (1 filters, 1 decided by the index)" in text
     assert "always checked: 1 subscriptions\n         1  IsNull condition" in text
 
 

@@ -188,3 +188,37 @@ def test_rocketmq_startswith_is_decided_as_the_broker_does() -> None:
         idx.add_filter(i, f)
     _agree(idx, subs, [{"x": x, "y": y} for x in values for y in ("4", "-1", 4, None)])
     assert "rocketmq: prefix x (2 filters, 2 decided by the index)" in idx.explain()
+
+
+@pytest.mark.parametrize("dialect", ["jms", "rocketmq"])
+def test_unequal_strings_are_decided_as_the_evaluator_does(dialect: str) -> None:
+    # `x <> 'a'`: filed as present, struck out when the message's string is 'a'. Two on
+    # one name, beside equalities, ranges and NOTs, with the literal first, in ORs (where
+    # the evaluator decides), through removals; values of every type.
+    rnd = random.Random(5)
+    words = ("a", "b", "5", "")
+    values: tuple[Any, ...] = (None, "a", "b", "c", "5", "", 5, 5.0, True, b"a", "A")
+
+    def selector() -> str:
+        parts = []
+        for _ in range(rnd.randrange(1, 4)):
+            name, word = rnd.choice("xyz"), rnd.choice(words)
+            parts.append(rnd.choice((
+                f"{name} <> '{word}'", f"'{word}' <> {name}", f"{name} = '{word}'",
+                f"{name} > 3", f"NOT ({name} = '{word}')", f"{name} <> '{word}'")))
+        return (" OR " if rnd.random() < 0.25 else " AND ").join(parts)
+
+    idx = SubscriptionIndex()
+    subs: dict[int, Filter] = {}
+    for i in range(300):
+        subs[i] = msgfilter.compile(selector(), dialect)
+        idx.add_filter(i, subs[i])
+    msgs = [{name: rnd.choice(values) for name in "xyz"} for _ in range(300)]
+    _agree(idx, subs, msgs)
+    for i in rnd.sample(sorted(subs), 150):
+        idx.remove(i)
+        del subs[i]
+    for i in range(300, 400):
+        subs[i] = msgfilter.compile(selector(), dialect)
+        idx.add_filter(i, subs[i])
+    _agree(idx, subs, msgs)

@@ -29,6 +29,7 @@ from .clauses import (
     AS_INT,
     AS_LONG,
     EQ,
+    NE,
     PREFIX,
     PRESENCE,
     PRESENT,
@@ -43,7 +44,8 @@ Component = tuple[str, str]
 
 
 def atom_keys(atom: Atom) -> tuple[object, ...]:
-    """What an atom is filed under: its keys, its prefix, or True for presence."""
+    """What an atom is filed under: its keys, its prefix, or True for presence (and for
+    `<>`, whose keys are excluded after the look-up)."""
     if atom.kind == EQ or atom.kind == PREFIX:
         return atom.keys
     return (True,)
@@ -258,6 +260,10 @@ class ClauseStore:
         self.size = 0
         self._value = c.equality_key(model)
         self._text = c.prefix_text(model)
+        #: Entries (counted) whose one clause holds `ident <> key`, by (ident, key): a
+        #: message whose value there is the key strikes them out.
+        self.excluded: dict[tuple[str, object], Counter[int]] = {}
+        self.unequal: Counter[str] = Counter()
         self._rocketmq = model is ValueModel.ROCKETMQ
         self._number = rocketmq_number if self._rocketmq else number
 
@@ -272,6 +278,7 @@ class ClauseStore:
             self.size += 1
             self._count(clause, 1)
             return
+        self._exclude(clause, entry, 1)
         cluster = self._cluster(clause, create=True)
         member: Member = (entry, clause.exact, _flat(clause))
         for key in cluster.keys_of(clause):
@@ -289,6 +296,7 @@ class ClauseStore:
             self.size -= 1
             self._count(clause, -1)
             return
+        self._exclude(clause, entry, -1)
         cluster = self._cluster(clause, create=False)
         member: Member = (entry, clause.exact, _flat(clause))
         for key in cluster.keys_of(clause):
@@ -303,6 +311,15 @@ class ClauseStore:
             self._order.remove(cluster)
         self._count(clause, -1)
 
+    def _exclude(self, clause: Clause, entry: int, step: int) -> None:
+        for atom in clause.atoms:
+            if atom.kind == NE:
+                for key in atom.keys:
+                    counts = self.excluded.setdefault((atom.ident, key), Counter())
+                    _step(counts, entry, step)
+                    if not counts:
+                        del self.excluded[(atom.ident, key)]
+
     def _cluster(self, clause: Clause, *, create: bool) -> Cluster:
         signature = clause.signature
         cluster = self.clusters.get(signature)
@@ -316,6 +333,8 @@ class ClauseStore:
     def _count(self, clause: Clause, step: int) -> None:
         for atom in clause.atoms:
             _step(self.idents, atom.ident, step)
+            if atom.kind == NE:
+                _step(self.unequal, atom.ident, step)
             if atom.kind == EQ and self._rocketmq:
                 kinds = self.kinds.setdefault(atom.ident, Counter())
                 for kind in set(atom.kinds):
@@ -391,6 +410,13 @@ class ClauseStore:
                         bucket = buckets.get(combo)
                         if bucket is not None:
                             bucket.hits(xs, numbers, cluster.dims, decided, verify)
+        for ident in self.unequal:
+            value = values.get(ident)
+            text = None if value is None else self._text(value)
+            struck = None if text is None else self.excluded.get((ident, text))
+            if struck:
+                decided.difference_update(struck)
+                verify.difference_update(struck)
 
     def _keys(self, component: Component, values: Mapping[str, object]) -> list[object]:
         """The keys of a message's value for one component (empty: it cannot hit)."""
@@ -413,6 +439,8 @@ class ClauseStore:
                 return []
             size = len(text)
             return [text[:n] for n in self.sorted_lengths.get(ident, ()) if n <= size]
+        if kind == NE and not self._rocketmq and type(value) is not str:
+            return []  # JMS: `<>` of a string is TRUE for strings only
         return [True]
 
 

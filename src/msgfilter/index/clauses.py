@@ -53,7 +53,7 @@ MAX_CLAUSES = 16
 #: the longest lists are left to the evaluator.
 MAX_COMBINATIONS = 64
 
-EQ, PREFIX, PRESENT = "eq", "prefix", "present"
+EQ, PREFIX, PRESENT, NE = "eq", "prefix", "present", "ne"
 
 #: A bound's name is its identifier, or, where the look-up must read the value another
 #: way than the model's default, one of these marks and the identifier (no identifier
@@ -71,7 +71,8 @@ def ident_of(name: str) -> str:
 
 class Atom(NamedTuple):
     """A hashed condition on `ident`: `kind` eq (value has one of `keys`, of RocketMQ
-    kinds `kinds`), prefix (its text starts with `keys[0]`) or present (`keys` empty)."""
+    kinds `kinds`), prefix (its text starts with `keys[0]`), present (`keys` empty) or
+    ne (a string other than each of `keys`: filed as present, the keys excluded)."""
 
     ident: str
     kind: str
@@ -166,6 +167,14 @@ def plan_clauses(f: Filter) -> ClausePlan:
         clauses = [Clause(cl.atoms, cl.bounds, False) for cl in clauses]
         reasons.add("rocketmq OR converting numbers")
     unique = tuple(dict.fromkeys(clauses))
+    if len(unique) > 1 and any(a.kind == NE for cl in unique for a in cl.atoms):
+        # A message's excluded value strikes out the filter, not one of its clauses: an
+        # OR keeps `<>` as presence only, and is verified.
+        unique = tuple(dict.fromkeys(Clause(tuple(
+            Atom(a.ident, PRESENT, ()) if a.kind == NE else a for a in cl.atoms),
+            cl.bounds, cl.exact and not any(a.kind == NE for a in cl.atoms))
+            for cl in unique))
+        reasons.add("<> in an OR")
     return ClausePlan(clauses=unique, reason=", ".join(sorted(reasons)))
 
 
@@ -239,6 +248,7 @@ class _ClausePlanner:
         eqs: dict[str, Atom] = {}
         prefixes: dict[str, Atom] = {}
         present: dict[str, Atom] = {}
+        unequal: dict[str, Atom] = {}
         bounds: dict[str, Bound] = {}
         exact = True
         why = ""
@@ -260,6 +270,11 @@ class _ClausePlanner:
                         item.ident, max(seen.low, item.low), min(seen.high, item.high))
                     continue
                 assert type(item) is Atom
+                if item.kind == NE:
+                    seen_ne = unequal.get(item.ident)
+                    unequal[item.ident] = item if seen_ne is None else Atom(
+                        item.ident, NE, (*seen_ne.keys, *item.keys))
+                    continue
                 table = eqs if item.kind == EQ else prefixes if item.kind == PREFIX \
                     else present
                 if item.ident in table:
@@ -278,10 +293,17 @@ class _ClausePlanner:
         atoms = [eqs[i] for i in sorted(eqs)]
         if prefixes:
             atoms.extend(prefixes[i] for i in sorted(prefixes))
+        if unequal:
+            # Beside an equality or prefix on the name, `<>` is left to the evaluator.
+            for i in sorted(unequal):
+                if i in eqs or i in prefixes:
+                    exact, why = False, why or "two conditions on one name"
+                else:
+                    atoms.append(unequal[i])
         if present:
             # Presence adds nothing beside another condition on the same name.
-            atoms.extend(present[i] for i in sorted(present)
-                         if i not in eqs and i not in prefixes and i not in bounds)
+            atoms.extend(present[i] for i in sorted(present) if i not in eqs
+                         and i not in prefixes and i not in bounds and i not in unequal)
         ranges = tuple(bounds[i] for i in sorted(bounds)) if bounds else ()
         if not atoms and not ranges:
             return None, why
@@ -299,6 +321,13 @@ class _ClausePlanner:
                 # TRUE exactly when the property's string (as the prefix look-up reads
                 # it, `canonical.rocketmq_text`) starts with the non-empty text.
                 return [Atom(node.operand.name, PREFIX, (node.value,))], True
+            if isinstance(node, n.Compare) and node.op == "<>" and isinstance(
+                    node.left, n.Ident) and isinstance(node.right, n.StringLit):
+                # `prop <> 'text'` is TRUE for a present property whose string (as
+                # `canonical.rocketmq_text` reads it; a value of no Java type has none)
+                # is not the text. (With the literal first, an absent property is TRUE
+                # too: not keyed.)
+                return [Atom(node.left.name, NE, (node.right.value,))], True
             bounded = self._rocketmq_bounds(node)
             if bounded is not None:
                 return bounded
@@ -345,6 +374,13 @@ class _ClausePlanner:
             if found is None or keyed is None:
                 return None
             return [Atom(found[1], EQ, (keyed[0],))], keyed[1]
+        if isinstance(node, n.Compare) and node.op == "<>":
+            # J-rules: `<>` of a string literal is TRUE exactly for a string value other
+            # than the literal (NULL and other types: not TRUE).
+            found = sides_of(node)
+            if found is None or not isinstance(found[2], n.StringLit):
+                return None
+            return [Atom(found[1], NE, (found[2].value,))], True
         if isinstance(node, n.Compare) and node.op in _ORDERINGS:
             sides = sides_of(node)
             if sides is None:
@@ -458,6 +494,6 @@ def _jms_bound(op: str, lit: n.Expr) -> tuple[float, float, bool] | None:
 
 
 __all__ = [
-    "AS_DOUBLE", "AS_INT", "AS_LONG", "PRESENCE", "Atom", "Bound", "Clause", "ClausePlan",
-    "ident_of", "plan_clauses",
+    "AS_DOUBLE", "AS_INT", "AS_LONG", "EQ", "NE", "PREFIX", "PRESENCE", "PRESENT", "Atom",
+    "Bound", "Clause", "ClausePlan", "ident_of", "plan_clauses",
 ]
