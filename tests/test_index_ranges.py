@@ -191,21 +191,29 @@ def test_rocketmq_startswith_is_decided_as_the_broker_does() -> None:
 
 
 @pytest.mark.parametrize("dialect", ["jms", "rocketmq"])
-def test_unequal_strings_are_decided_as_the_evaluator_does(dialect: str) -> None:
-    # `x <> 'a'`: filed as present, struck out when the message's string is 'a'. Two on
-    # one name, beside equalities, ranges and NOTs, with the literal first, in ORs (where
-    # the evaluator decides), through removals; values of every type.
+def test_unequal_and_negated_comparisons_are_decided_as_the_evaluator_does(
+        dialect: str) -> None:
+    # `x <> 'a'`: filed as present, struck out when the message's string is 'a'; NOT of
+    # a comparison (alone or pushed down by De Morgan): FALSE for a present value of
+    # another type, so its NOT is TRUE. Two on one name, beside equalities, ranges, with
+    # the literal first, in ORs (where the evaluator decides), through removals; values
+    # of every type.
     rnd = random.Random(5)
     words = ("a", "b", "5", "")
-    values: tuple[Any, ...] = (None, "a", "b", "c", "5", "", 5, 5.0, True, b"a", "A")
+    values: tuple[Any, ...] = (None, "a", "b", "c", "5", "", 5, 5.0, True, b"a", "A", 3, 2.5,
+                               4, -3, float("nan"), float("inf"), float("-inf"), 2**70)
 
     def selector() -> str:
         parts = []
         for _ in range(rnd.randrange(1, 4)):
             name, word = rnd.choice("xyz"), rnd.choice(words)
+            other = rnd.choice("xyz")
             parts.append(rnd.choice((
                 f"{name} <> '{word}'", f"'{word}' <> {name}", f"{name} = '{word}'",
-                f"{name} > 3", f"NOT ({name} = '{word}')", f"{name} <> '{word}'")))
+                f"{name} > 3", f"NOT ({name} = '{word}')", f"{name} <> '{word}'",
+                f"NOT ({name} > 3)", f"NOT ({name} <= 2.5)", f"NOT (3 < {name})",
+                f"NOT ({name} = '{word}' OR {other} < 1)", f"NOT ({name} >= -3 AND {other} <> 'a')",
+                f"NOT ({name} = 5)")))
         return (" OR " if rnd.random() < 0.25 else " AND ").join(parts)
 
     idx = SubscriptionIndex()

@@ -29,7 +29,10 @@ from .clauses import (
     AS_INT,
     AS_LONG,
     EQ,
+    HIGH_ELSE,
+    LOW_ELSE,
     NE,
+    NOT_EQ,
     PREFIX,
     PRESENCE,
     PRESENT,
@@ -104,10 +107,21 @@ def _as_double(value: Any) -> float | None:
     return math.inf if x != x else x
 
 
-#: How a RocketMQ bound's name says to read the property (`clauses.AS_INT`, ...): as
-#: the broker converts it for the literal's type; None where it would throw.
+def _number_else(default: float) -> Callable[[Any], float | None]:
+    def read(value: Any) -> float | None:
+        if value is None:
+            return None
+        x = number(value)
+        return default if x is None else x
+    return read
+
+
+#: How a bound's name says to read the value (`clauses.AS_INT`, ...): a RocketMQ
+#: string as the broker converts it for the literal's type (None where it would
+#: throw); a JMS value under a negated comparison, a non-number at one end.
 _READERS: dict[str, Callable[[Any], float | None]] = {
-    AS_INT: _as_integer(32), AS_LONG: _as_integer(64), AS_DOUBLE: _as_double}
+    AS_INT: _as_integer(32), AS_LONG: _as_integer(64), AS_DOUBLE: _as_double,
+    LOW_ELSE: _number_else(-math.inf), HIGH_ELSE: _number_else(math.inf)}
 
 
 class Numbers(dict[str, float | None]):
@@ -273,12 +287,12 @@ class ClauseStore:
     # -- changes -------------------------------------------------------------------------
 
     def add(self, clause: Clause, member_id: int, entry: int) -> None:
+        self._exclude(clause, entry, 1)
         if _ranged(clause):
             self.ranges.add(member_id, _bounds_of(entry, clause))
             self.size += 1
             self._count(clause, 1)
             return
-        self._exclude(clause, entry, 1)
         cluster = self._cluster(clause, create=True)
         member: Member = (entry, clause.exact, _flat(clause))
         for key in cluster.keys_of(clause):
@@ -291,12 +305,12 @@ class ClauseStore:
         self._count(clause, 1)
 
     def remove(self, clause: Clause, member_id: int, entry: int) -> None:
+        self._exclude(clause, entry, -1)
         if _ranged(clause):
             self.ranges.remove(member_id, _bounds_of(entry, clause))
             self.size -= 1
             self._count(clause, -1)
             return
-        self._exclude(clause, entry, -1)
         cluster = self._cluster(clause, create=False)
         member: Member = (entry, clause.exact, _flat(clause))
         for key in cluster.keys_of(clause):
@@ -313,7 +327,7 @@ class ClauseStore:
 
     def _exclude(self, clause: Clause, entry: int, step: int) -> None:
         for atom in clause.atoms:
-            if atom.kind == NE:
+            if atom.kind == NE or atom.kind == NOT_EQ:
                 for key in atom.keys:
                     counts = self.excluded.setdefault((atom.ident, key), Counter())
                     _step(counts, entry, step)
@@ -333,7 +347,7 @@ class ClauseStore:
     def _count(self, clause: Clause, step: int) -> None:
         for atom in clause.atoms:
             _step(self.idents, atom.ident, step)
-            if atom.kind == NE:
+            if atom.kind == NE or atom.kind == NOT_EQ:
                 _step(self.unequal, atom.ident, step)
             if atom.kind == EQ and self._rocketmq:
                 kinds = self.kinds.setdefault(atom.ident, Counter())
@@ -446,9 +460,10 @@ class ClauseStore:
 
 def _ranged(clause: Clause) -> bool:
     """Whether the range table holds the clause: no hashed key narrows it (its atoms,
-    if any, are presences, which would file all such clauses under one key)."""
+    if any, are presences, which would file all such clauses under one key; a not-eq
+    is a presence whose keys are struck out after the look-up)."""
     return not clause.atoms or (bool(clause.bounds) and all(
-        a.kind == PRESENT for a in clause.atoms))
+        a.kind == PRESENT or a.kind == NOT_EQ for a in clause.atoms))
 
 
 def _bounds_of(entry: int, clause: Clause) -> RangeMember:

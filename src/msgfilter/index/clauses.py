@@ -53,7 +53,9 @@ MAX_CLAUSES = 16
 #: the longest lists are left to the evaluator.
 MAX_COMBINATIONS = 64
 
-EQ, PREFIX, PRESENT, NE = "eq", "prefix", "present", "ne"
+EQ, PREFIX, PRESENT, NE, NOT_EQ = "eq", "prefix", "present", "ne", "not-eq"
+#: Atoms whose keys a message's value strikes out.
+_STRUCK = (NE, NOT_EQ)
 
 #: A bound's name is its identifier, or, where the look-up must read the value another
 #: way than the model's default, one of these marks and the identifier (no identifier
@@ -61,7 +63,11 @@ EQ, PREFIX, PRESENT, NE = "eq", "prefix", "present", "ne"
 #: admits), and a RocketMQ string read as the literal's Java type would read it,
 #: `Integer.valueOf`, `Long.valueOf` or `Double.valueOf`.
 PRESENCE, AS_INT, AS_LONG, AS_DOUBLE = "\0", "\1", "\2", "\3"
-_MARKS = (PRESENCE, AS_INT, AS_LONG, AS_DOUBLE)
+#: A JMS value under a negated comparison, where a present value that is not a number
+#: (or NaN) makes the comparison FALSE and so its NOT TRUE: read as -inf (for
+#: `NOT (x > 3)`, TRUE at or below 3) or +inf (for `NOT (x < 3)`).
+LOW_ELSE, HIGH_ELSE = "\4", "\5"
+_MARKS = (PRESENCE, AS_INT, AS_LONG, AS_DOUBLE, LOW_ELSE, HIGH_ELSE)
 
 
 def ident_of(name: str) -> str:
@@ -71,8 +77,10 @@ def ident_of(name: str) -> str:
 
 class Atom(NamedTuple):
     """A hashed condition on `ident`: `kind` eq (value has one of `keys`, of RocketMQ
-    kinds `kinds`), prefix (its text starts with `keys[0]`), present (`keys` empty) or
-    ne (a string other than each of `keys`: filed as present, the keys excluded)."""
+    kinds `kinds`), prefix (its text starts with `keys[0]`), present (`keys` empty), ne
+    (a string other than each of `keys`) or not-eq (a value whose text, if it has one,
+    is none of `keys`); the last two are filed as present, their keys struck out after
+    the look-up."""
 
     ident: str
     kind: str
@@ -167,12 +175,12 @@ def plan_clauses(f: Filter) -> ClausePlan:
         clauses = [Clause(cl.atoms, cl.bounds, False) for cl in clauses]
         reasons.add("rocketmq OR converting numbers")
     unique = tuple(dict.fromkeys(clauses))
-    if len(unique) > 1 and any(a.kind == NE for cl in unique for a in cl.atoms):
+    if len(unique) > 1 and any(a.kind in _STRUCK for cl in unique for a in cl.atoms):
         # A message's excluded value strikes out the filter, not one of its clauses: an
         # OR keeps `<>` as presence only, and is verified.
         unique = tuple(dict.fromkeys(Clause(tuple(
-            Atom(a.ident, PRESENT, ()) if a.kind == NE else a for a in cl.atoms),
-            cl.bounds, cl.exact and not any(a.kind == NE for a in cl.atoms))
+            Atom(a.ident, PRESENT, ()) if a.kind in _STRUCK else a for a in cl.atoms),
+            cl.bounds, cl.exact and not any(a.kind in _STRUCK for a in cl.atoms))
             for cl in unique))
         reasons.add("<> in an OR")
     return ClausePlan(clauses=unique, reason=", ".join(sorted(reasons)))
@@ -232,13 +240,13 @@ class _ClausePlanner:
             return product
         if self.jms and isinstance(tree, n.Not) and isinstance(tree.operand, n.Or | n.And):
             # De Morgan holds in three-valued logic: NOT (A OR B) is TRUE exactly when
-            # NOT A and NOT B are. The pushed-down NOTs only prune (never exact here).
+            # NOT A and NOT B are; each pushed-down NOT is then keyed (and exact) or not
+            # on its own.
             inner = tree.operand
             negated: list[n.Expr] = [n.Not(o, span=o.span) for o in inner.operands]
             pushed: n.Expr = n.And(tuple(negated), span=inner.span) if isinstance(inner, n.Or) \
                 else n.Or(tuple(negated), span=inner.span)
-            found = self.branches(pushed)
-            return [[*b, _INEXACT] for b in found]
+            return self.branches(pushed)
         return [[tree]]
 
     # -- one clause -------------------------------------------------------------------------
@@ -253,10 +261,9 @@ class _ClausePlanner:
         exact = True
         why = ""
         for node in conjuncts:
-            parts = None if node is _INEXACT else self.conjunct(node)
+            parts = self.conjunct(node)
             if parts is None:
-                exact, why = False, why or ("NOT" if node is _INEXACT
-                                            else self.legacy.why(node))
+                exact, why = False, why or self.legacy.why(node)
                 continue
             items, part_exact = parts
             if not part_exact and exact:
@@ -270,10 +277,13 @@ class _ClausePlanner:
                         item.ident, max(seen.low, item.low), min(seen.high, item.high))
                     continue
                 assert type(item) is Atom
-                if item.kind == NE:
+                if item.kind in _STRUCK:
                     seen_ne = unequal.get(item.ident)
+                    if seen_ne is not None and seen_ne.kind != item.kind:
+                        exact, why = False, why or "two conditions on one name"
+                        continue
                     unequal[item.ident] = item if seen_ne is None else Atom(
-                        item.ident, NE, (*seen_ne.keys, *item.keys))
+                        item.ident, item.kind, (*seen_ne.keys, *item.keys))
                     continue
                 table = eqs if item.kind == EQ else prefixes if item.kind == PREFIX \
                     else present
@@ -327,7 +337,7 @@ class _ClausePlanner:
                 # `canonical.rocketmq_text` reads it; a value of no Java type has none)
                 # is not the text. (With the literal first, an absent property is TRUE
                 # too: not keyed.)
-                return [Atom(node.left.name, NE, (node.right.value,))], True
+                return [Atom(node.left.name, NOT_EQ, (node.right.value,))], True
             bounded = self._rocketmq_bounds(node)
             if bounded is not None:
                 return bounded
@@ -363,6 +373,30 @@ class _ClausePlanner:
                     Bound(upper[0] + ident, upper[1], upper[2])], exact
         return None
 
+    def _jms_not(self, node: n.Compare) -> tuple[list[Atom | Bound], bool] | None:
+        """NOT of a JMS comparison with a literal: TRUE exactly when the comparison is
+        FALSE, which it is for any present value of another type (and NaN), not only
+        for a number outside it."""
+        found = sides_of(node)
+        if found is None:
+            return None
+        op, ident, lit, _ = found
+        if op == "=":
+            if not isinstance(lit, n.StringLit):
+                return None
+            return [Atom(ident, NOT_EQ, (lit.value,))], True
+        if op not in _ORDERINGS:
+            return None
+        # NOT (x > 3) is x <= 3 with non-numbers at -inf; NOT (x < 3) is x >= 3 with
+        # them at +inf.
+        inverse = {">": "<=", ">=": "<", "<": ">=", "<=": ">"}[op]
+        bound = _jms_bound(inverse, lit)
+        if bound is None:
+            return None
+        low, high, exact = bound
+        mark = LOW_ELSE if inverse in ("<", "<=") else HIGH_ELSE
+        return [Bound(mark + ident, low, high)], exact
+
     def _jms(self, node: n.Expr) -> tuple[list[Atom | Bound], bool] | None:
         if isinstance(node, n.In):
             if node.negated or not isinstance(node.operand, n.Ident) or not node.items:
@@ -374,6 +408,8 @@ class _ClausePlanner:
             if found is None or keyed is None:
                 return None
             return [Atom(found[1], EQ, (keyed[0],))], keyed[1]
+        if isinstance(node, n.Not) and isinstance(node.operand, n.Compare):
+            return self._jms_not(node.operand)
         if isinstance(node, n.Compare) and node.op == "<>":
             # J-rules: `<>` of a string literal is TRUE exactly for a string value other
             # than the literal (NULL and other types: not TRUE).
@@ -407,10 +443,6 @@ class _ClausePlanner:
             # J37: IS NOT NULL is TRUE exactly when the message holds a value.
             return [Atom(node.operand.name, PRESENT, ())], True
         return None
-
-
-#: A marker conjunct: the branch came of a NOT pushed down, so it is never exact.
-_INEXACT = n.NullLit()
 
 
 def _from_probes(found: Found) -> tuple[list[Atom | Bound], bool]:
@@ -494,6 +526,6 @@ def _jms_bound(op: str, lit: n.Expr) -> tuple[float, float, bool] | None:
 
 
 __all__ = [
-    "AS_DOUBLE", "AS_INT", "AS_LONG", "EQ", "NE", "PREFIX", "PRESENCE", "PRESENT", "Atom",
-    "Bound", "Clause", "ClausePlan", "ident_of", "plan_clauses",
+    "AS_DOUBLE", "AS_INT", "AS_LONG", "EQ", "HIGH_ELSE", "LOW_ELSE", "NE", "NOT_EQ", "PREFIX",
+    "PRESENCE", "PRESENT", "Atom", "Bound", "Clause", "ClausePlan", "ident_of", "plan_clauses",
 ]
