@@ -28,8 +28,10 @@ from typing import Any
 #: At most this many cut points per identifier (cells are one more): the bitmaps cost
 #: (cells / 8) bytes per clause and identifier.
 MAX_CELLS = 64
-#: Candidates spread over more 64-bit words than this are read out with numpy.
-FEW_WORDS = 4
+#: Candidates are read out with numpy when there are more than `FEW_BITS` of them in
+#: a table of more than `FEW_WORDS` 64-bit words (each Python step on the bitmap then
+#: costs more than numpy's fixed price).
+FEW_WORDS, FEW_BITS = 64, 24
 #: A table of more clauses than this uses the bitmaps; up to it, a Python loop (numpy's
 #: calls cost more).
 VECTOR_FROM = 48
@@ -125,9 +127,10 @@ class _Grid:
             for col, low, high in flat:
                 lows[col, row], highs[col, row], bounded[col, row] = low, high, True
         self.lows, self.highs = lows, highs
+        self.words = words
         self.edges: list[list[float]] = []
-        self.cells: list[Any] = []   # per name: (cells, words) uint64
-        self.free: list[Any] = []    # per name: the clauses that do not bound it
+        self.cells: list[list[int]] = []  # per name and cell: bit i for clause i
+        self.free: list[int] = []         # per name: the clauses that do not bound it
         for col in range(len(names)):
             mask = bounded[col]
             thresholds = np.concatenate((lows[col][mask], highs[col][mask]))
@@ -147,48 +150,45 @@ class _Grid:
 
     def hits(self, numbers: Numbers, removed: set[int], decided: set[int],
              verify: set[int]) -> None:
-        found = None
+        # The bitmaps are Python ints: an AND of a few thousand words costs well under a
+        # microsecond, and most messages leave nothing after one or two of them.
+        found = -1
         xs: list[float | None] = []
         for col, name in enumerate(self.names):
             x = numbers[name]
             xs.append(x)
-            row = self.free[col] if x is None else \
+            found &= self.free[col] if x is None else \
                 self.cells[col][bisect_right(self.edges[col], x)]
-            if found is None:
-                found = row.copy()
-            else:
-                found &= row
-        if found is None:
-            return
-        words = found.nonzero()[0]
-        if not len(words):
-            return
-        if len(words) > FEW_WORDS:
-            self._many(found, words, xs, removed, decided, verify)
+            if not found:
+                return
+        if found < 0:
+            return  # no identifiers: an empty table
+        if self.words > FEW_WORDS and found.bit_count() > FEW_BITS:
+            self._many(found, xs, removed, decided, verify)
             return
         # Few candidates: bits, bounds and delivery in Python cost less than numpy calls.
         bounds, entries, exact, ids = self.bounds, self.entry_list, self.exact_list, \
             self.id_list
-        for word, bits in zip(words.tolist(), found[words].tolist(), strict=True):
-            base = word * 64
-            while bits:
-                lowest = bits & -bits
-                bits ^= lowest
-                row = base + lowest.bit_length() - 1
-                for col, low, high in bounds[row]:
-                    x = xs[col]
-                    if x is None or not low <= x <= high:
-                        break
-                else:
-                    if not removed or ids[row] not in removed:
-                        (decided if exact[row] else verify).add(entries[row])
+        while found:
+            lowest = found & -found
+            found ^= lowest
+            row = lowest.bit_length() - 1
+            for col, low, high in bounds[row]:
+                x = xs[col]
+                if x is None or not low <= x <= high:
+                    break
+            else:
+                if not removed or ids[row] not in removed:
+                    (decided if exact[row] else verify).add(entries[row])
 
-    def _many(self, found: Any, words: Any, xs: list[float | None], removed: set[int],
+    def _many(self, found: int, xs: list[float | None], removed: set[int],
               decided: set[int], verify: set[int]) -> None:
         """`hits` for many candidates: their bits and exact bounds with numpy."""
         import numpy as np
 
-        bits = np.unpackbits(found[words].view(np.uint8), bitorder="little")
+        bitmap = np.frombuffer(found.to_bytes(self.words * 8, "little"), dtype="<u8")
+        words = bitmap.nonzero()[0]
+        bits = np.unpackbits(bitmap[words].view(np.uint8), bitorder="little")
         at, bit = np.nonzero(bits.reshape(len(words), 64))
         rows = words[at] * 64 + bit
         # An absent value: only clauses without a bound there are candidates.
@@ -209,15 +209,12 @@ class _Grid:
             (decided if is_exact else verify).add(entry)
 
 
-def _bitmaps(rows: Any, words: int) -> Any:
-    """Boolean rows (cells x clauses) as bitmaps: (cells, words) little-endian uint64,
-    bit i of a row for clause i."""
+def _bitmaps(rows: Any, words: int) -> list[int]:
+    """Boolean rows (cells x clauses) as bitmaps: one int per row, bit i for clause i."""
     import numpy as np
 
     packed = np.packbits(rows, axis=1, bitorder="little")
-    padded = np.zeros((rows.shape[0], words * 8), dtype=np.uint8)
-    padded[:, : packed.shape[1]] = packed
-    return padded.view(np.dtype("<u8"))
+    return [int.from_bytes(row.tobytes(), "little") for row in packed]
 
 
 __all__ = ["MAX_CELLS", "VECTOR_FROM", "Numbers", "RangeMember", "RangeTable", "loop_named"]
