@@ -93,11 +93,11 @@ _NAMES = st.sampled_from(["a", "b", "KEYS", "TAGS", "JMSXGroupID", "JMSXGroupSeq
 def test_a_readers_message_is_the_constructors(
     props: dict[str, str], heads: dict[str, object], keys: tuple[str, ...]
 ) -> None:
-    # Message._adopt takes the dicts it is given (a stored entry's reader builds them):
+    # Message.adopt takes the dicts it is given (a stored entry's reader builds them):
     # the same Message as the constructor makes, in every respect (the order of items
     # included), whether or not it shares its view with its properties.
     built = Message(props, heads, keys=keys)
-    adopted = Message._adopt(dict(props), dict(heads), keys)
+    adopted = Message.adopt(dict(props), dict(heads), keys)
     assert adopted == built
     for name in ("properties", "headers", "view"):
         assert list(getattr(adopted, name).items()) == list(getattr(built, name).items())

@@ -24,8 +24,8 @@ from typing import Any, Final
 import crc32c
 from google.protobuf.message import DecodeError
 
-from ..jsmtype import adopted_pulsar_message
 from ..message import Message
+from ..pulsar_jms.messages import adopted_pulsar_message
 from . import pulsar_entry_pb2 as pb
 from .compression import (
     CODEC_NUMBERS,

@@ -7,9 +7,9 @@ from dataclasses import dataclass, field, fields
 from operator import attrgetter
 from typing import Any
 
-from ..jsmtype import adopted_pulsar_message
 from ..lazyslots import UNSET, LazySlot
 from ..message import Message
+from ..pulsar_jms.messages import adopted_pulsar_message
 from .compression import codec_name
 from .pulsar_entry_pb2 import SingleMessageMetadata
 
