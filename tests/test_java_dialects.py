@@ -37,11 +37,11 @@ def test_rocketmq_does_not_deliver_a_digit_above_the_bmp() -> None:
     assert f.evaluate({"a": NINE_ABOVE_BMP}) is None
     assert f.matches({"a": "\u0669"}) is True  # ARABIC-INDIC DIGIT NINE is a Java digit
     with pytest.raises(rq.Undelivered):
-        rq._parse_integer(NINE_ABOVE_BMP, 2**31 - 1)
-    assert rq._parse_integer("-2147483648", 2**31 - 1) == -(2**31)
+        rq.parse_rocketmq_integer(NINE_ABOVE_BMP, 2**31 - 1)
+    assert rq.parse_rocketmq_integer("-2147483648", 2**31 - 1) == -(2**31)
     with pytest.raises(rq.Undelivered):
-        rq._parse_integer("2147483648", 2**31 - 1)
-    assert rq._parse_integer("2147483648", 2**63 - 1) == 2**31
+        rq.parse_rocketmq_integer("2147483648", 2**31 - 1)
+    assert rq.parse_rocketmq_integer("2147483648", 2**63 - 1) == 2**31
 
 
 def test_rocketmq_reads_an_overflowing_hex_double_as_infinity() -> None:

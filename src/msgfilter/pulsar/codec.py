@@ -36,7 +36,7 @@ from .compression import (
     decompress,
 )
 from .errors import EncryptedEntryError, EntryFormatError
-from .model import BatchMessage, BatchMetadata, _text, built_fields, read_message
+from .model import BatchMessage, BatchMetadata, as_text, built_fields, read_message
 
 CHECKSUM_MAGIC: Final = b"\x0e\x01"
 BROKER_ENTRY_METADATA_MAGIC: Final = b"\x0e\x02"
@@ -60,16 +60,16 @@ _REQUIRED = ("producer_name", "sequence_id", "publish_time")
 _PARSES_PER_OBJECT = 128
 
 
-class _Same(enum.Enum):
+class Same(enum.Enum):
     """encode_batch's default compression: the one `BatchMetadata.compression` names."""
 
     SAME = "same"
 
 
-SAME = _Same.SAME
+SAME = Same.SAME
 
 
-class _Frame:
+class Frame:
     """The parts of an entry: the metadata message, and where the payload is."""
 
     __slots__ = ("metadata", "payload", "payload_offset")
@@ -86,7 +86,7 @@ def _u32(view: memoryview, offset: int, what: str) -> int:
     return int(_U32.unpack_from(view, offset)[0])
 
 
-def _frame(entry: bytes | bytearray | memoryview) -> _Frame:
+def read_frame(entry: bytes | bytearray | memoryview) -> Frame:
     view = memoryview(entry).cast("B")
     offset = 0
     if bytes(view[:2]) == BROKER_ENTRY_METADATA_MAGIC:
@@ -119,14 +119,14 @@ def _frame(entry: bytes | bytearray | memoryview) -> _Frame:
     if not metadata.IsInitialized():
         missing = ", ".join(n for n in _REQUIRED if not metadata.HasField(n))
         raise EntryFormatError(f"MessageMetadata lacks required fields: {missing}", start)
-    return _Frame(metadata, view[start + size :], start + size)
+    return Frame(metadata, view[start + size :], start + size)
 
 
 def _optional(message: object, name: str) -> object:
     return getattr(message, name) if message.HasField(name) else None  # type: ignore[attr-defined]
 
 
-def _metadata(m: pb.MessageMetadata) -> BatchMetadata:
+def metadata_of(m: pb.MessageMetadata) -> BatchMetadata:
     if m.compression not in CODECS:
         raise EntryFormatError(f"unknown compression type {m.compression}", 0, "metadata")
     rest = pb.MessageMetadata()
@@ -165,7 +165,7 @@ def decode_metadata(entry: bytes | bytearray | memoryview) -> BatchMetadata:
 
     Checks the checksum when there is one. Raises `EntryFormatError`.
     """
-    return _metadata(_frame(entry).metadata)
+    return metadata_of(read_frame(entry).metadata)
 
 
 def decode_batch(
@@ -181,13 +181,13 @@ def decode_batch(
     payload whose declared uncompressed size is above `max_uncompressed_size` is refused
     before anything is allocated for it.
     """
-    frame = _frame(entry)
-    meta = _metadata(frame.metadata)
-    return meta, _decode(frame, meta, max_uncompressed_size)
+    frame = read_frame(entry)
+    meta = metadata_of(frame.metadata)
+    return meta, decode_messages(frame, meta, max_uncompressed_size)
 
 
-def _decode(
-    frame: _Frame, meta: BatchMetadata, cap: int, filtered: list[Message] | None = None
+def decode_messages(
+    frame: Frame, meta: BatchMetadata, cap: int, filtered: list[Message] | None = None
 ) -> tuple[BatchMessage, ...]:
     """The messages of a framed entry whose metadata is `meta` (`decode_batch`'s work
     once the entry is framed); with `filtered`, each message's `msgfilter.Message` is
@@ -224,8 +224,8 @@ def decode_payload(
     """The entry's payload, decompressed (for a batch: the messages, each after its
     ``SingleMessageMetadata``, as Pulsar's batch readers take it). Raises
     `EntryFormatError`, or `EncryptedEntryError` for an encrypted entry."""
-    frame = _frame(entry)
-    meta = _metadata(frame.metadata)
+    frame = read_frame(entry)
+    meta = metadata_of(frame.metadata)
     if meta.encrypted:
         raise EncryptedEntryError(
             "the entry is encrypted (encryption_keys present): its payload is not decoded"
@@ -233,7 +233,7 @@ def decode_payload(
     return _payload(frame, meta.compression, max_uncompressed_size)
 
 
-def _payload(frame: _Frame, codec: str, cap: int) -> bytes:
+def _payload(frame: Frame, codec: str, cap: int) -> bytes:
     m = frame.metadata
     data = frame.payload
     if codec == "NONE":
@@ -339,7 +339,7 @@ def _messages(
                 found = s.properties
                 props: dict[str, object] = {k: found[k] for k in found}
                 if bytes in map(type, props.values()):
-                    props = {k: _text(v) if isinstance(v, bytes) else v for k, v in props.items()}
+                    props = {k: as_text(v) if isinstance(v, bytes) else v for k, v in props.items()}
             except UnicodeDecodeError:
                 # A key that is not UTF-8 (the map cannot hold it): built from the pairs,
                 # as BatchMessage.to_message builds it.
@@ -347,7 +347,7 @@ def _messages(
                 continue
             # An absent event_time reads 0, which pulsar_message takes as no value.
             filtered.append(adopted_pulsar_message(
-                props, None if key is None else _text(key), s.event_time, sequence_id
+                props, None if key is None else as_text(key), s.event_time, sequence_id
             ))
     if offset != end:
         raise EntryFormatError(
@@ -372,7 +372,7 @@ def _view_error(raw: bytes, error: DecodeError) -> DecodeError:
 # --- writing -------------------------------------------------------------------------------
 
 
-def _single_metadata(message: BatchMessage) -> bytes:
+def single_metadata(message: BatchMessage) -> bytes:
     # A message without raw_metadata was built: its fields are all set (built_fields).
     (
         payload, properties, partition_key, partition_key_b64_encoded, ordering_key,
@@ -412,7 +412,7 @@ def encode_payload(messages: Iterable[BatchMessage]) -> bytes:
     for message in messages:
         raw = message.raw_metadata
         if raw is None:
-            raw = _single_metadata(message)
+            raw = single_metadata(message)
         append(pack(len(raw)))
         append(raw)
         append(message.payload)
@@ -463,7 +463,7 @@ def _entry_metadata(
 def encode_batch(
     meta: BatchMetadata,
     messages: Sequence[BatchMessage],
-    compression: str | _Same | None = SAME,
+    compression: str | Same | None = SAME,
     *,
     checksum: bool = True,
 ) -> bytes:

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..batch import Placeholder, rebatch
-from .codec import SAME, _Same, _single_metadata, decode_batch, encode_batch
+from .codec import SAME, Same, decode_batch, encode_batch, single_metadata
 from .compression import DEFAULT_MAX_UNCOMPRESSED
 from .model import BatchMessage, BatchMetadata, read_message
 
@@ -29,7 +29,7 @@ from .model import BatchMessage, BatchMetadata, read_message
 COMPACTED_OUT = BatchMessage(compacted_out=True)
 #: The same slot with its metadata bytes: written as they are, not serialised again for
 #: each dropped message.
-_COMPACTED_OUT_SLOT = read_message(b"", _single_metadata(COMPACTED_OUT))
+_COMPACTED_OUT_SLOT = read_message(b"", single_metadata(COMPACTED_OUT))
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,7 +88,7 @@ def rebatch_entry(
     keep: Any,
     *,
     mark_compacted_out: bool = False,
-    compression: str | _Same | None = SAME,
+    compression: str | Same | None = SAME,
     checksum: bool = True,
     max_uncompressed_size: int = DEFAULT_MAX_UNCOMPRESSED,
 ) -> RebatchedEntry:

@@ -20,7 +20,7 @@ from pyspark.sql import types as T
 from ...jtypes import Double
 from ...selector import CONVERT_PREFIX
 from ...semantics import activemq as amq
-from ...semantics.activemq_like import _segments, activemq_like_regex, amq_like
+from ...semantics.activemq_like import activemq_like_regex, amq_like, regex_segments
 from ...syntax import nodes as n
 from ...tables import BOOLEAN, NULL, OTHER, STRING
 from ..between import between_rule
@@ -178,7 +178,7 @@ def like_pattern(pattern: str, escape: str | None) -> str:
     pattern with backslash escapes; Spark's `_` is one code point, wildcards match line
     breaks, as ActiveMQ's do."""
     special = ("\\", "%", "_")
-    segments = _segments(activemq_like_regex(pattern, escape)).segments
+    segments = regex_segments(activemq_like_regex(pattern, escape)).segments
     return "%".join(
         "".join("_" if ch is None else ("\\" + ch if ch in special else ch) for ch in segment)
         for segment in segments
