@@ -16,6 +16,7 @@ import msgfilter
 import msgfilter.arrow as ma
 from msgfilter.backends import arrow as backend
 from msgfilter.backends.arrow import jms as jms_lowering
+from msgfilter.backends.arrow import plans
 from msgfilter.syntax import nodes as n
 
 STRING_MAP = pa.map_(pa.string(), pa.string())
@@ -85,7 +86,8 @@ def test_plans_are_cached_per_text_schema_and_layout(monkeypatch: pytest.MonkeyP
         built.append("plan")
         return real(tree, *args)
 
-    monkeypatch.setattr(ma, "compile_arrow", counting)
+    # The one plan cache (shared with the Spark fallback and the index) builds them.
+    monkeypatch.setattr(plans, "compile_arrow", counting)
     ma.cache_clear()
     f = msgfilter.compile("weight > 1")
     for _ in range(3):

@@ -36,7 +36,7 @@ class SubscriptionIndex:
     after a change, never half of it (filters are compiled outside the lock).
     """
 
-    def __init__(self, dialect: str = "jms") -> None:
+    def __init__(self, dialect: str = dialects.DEFAULT) -> None:
         self._dialect = dialects.get(dialect).name
         self._lock = threading.Lock()
         self._keys: dict[Hashable, Entry] = {}       # in insertion order

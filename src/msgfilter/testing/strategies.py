@@ -577,7 +577,7 @@ def _selector_tokens(
 
 
 def selectors(
-    dialect: str = "jms",
+    dialect: str = dialects.DEFAULT,
     *,
     max_depth: int = 3,
     identifiers: Names = None,
@@ -605,7 +605,7 @@ _EXPRESSION_KINDS = ("any", "number", "string", "boolean")
 
 
 def expressions(
-    dialect: str = "jms",
+    dialect: str = dialects.DEFAULT,
     *,
     kind: str = "any",
     max_depth: int = 3,
@@ -684,7 +684,7 @@ def _mutated(
 
 
 def invalid_selectors(
-    dialect: str = "jms",
+    dialect: str = dialects.DEFAULT,
     *,
     max_depth: int = 2,
     identifiers: Names = None,
@@ -857,7 +857,7 @@ def _a_match(pattern: str, escape: str | None) -> str:
 
 
 def selector_cases(
-    dialect: str = "jms",
+    dialect: str = dialects.DEFAULT,
     *,
     max_depth: int = 3,
     identifiers: Names = None,
