@@ -1,5 +1,6 @@
-"""`SelectorFilter`: a compiled SQL-like selector (the `jms`, `rocketmq`, `activemq` and
-`artemis` dialects)."""
+"""`SelectorFilter`: a compiled SQL-like selector (the `jms`, `rocketmq`, `activemq`,
+`artemis` and `qpid` dialects; the `rocketmq-tag` and `pulsar-tag` dialects are
+`msgfilter.tags`)."""
 
 from __future__ import annotations
 
@@ -275,11 +276,6 @@ class SelectorFilter(Filter):
         return self._source + compile_function(
             self.tree, self.model, "tri", convert_strings=self.convert_strings
         )[1]
-
-    @property
-    def sql_dialect(self) -> Grammar:
-        """The dialect's grammar switches (the older name of `grammar`)."""
-        return self.grammar
 
     def explain(self) -> str:
         lines = [super().explain()]

@@ -138,13 +138,6 @@ def prepare(selector: str) -> Prepared:
     return Prepared(body, text, flags["convert"], flags["hyphenated"], not trimmed)
 
 
-def unparse_prefix(convert: bool, hyphenated: bool) -> str:
-    """The prefixes that give a canonical text the same switches."""
-    return ("convert_string_expressions:" if convert else "") + (
-        "hyphenated_props:" if hyphenated else ""
-    )
-
-
 # -- header identifiers -------------------------------------------------------------------
 
 
