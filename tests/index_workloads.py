@@ -448,7 +448,7 @@ WORKLOADS: dict[str, tuple[Callable[[int, int], Selectors],
 
 
 def to_table(messages: Sequence[dict[str, Any]]) -> Any:
-    """The messages as a pyarrow Table by `msgfilter.tables.DEFAULT_LAYOUT`: a name whose
+    """The messages as a pyarrow Table by `msgfilter.layout.DEFAULT_LAYOUT`: a name whose
     values all have one type (ints, floats, strings, ints and floats) becomes a typed
     column; a name of mixed types goes, as strings, into the `properties` map (so a row is
     not always the same message as its dict: compare `match_table` with the messages of

@@ -10,7 +10,7 @@ from typing import Any
 import pyarrow as pa
 import pytest
 
-from msgfilter import tables
+from msgfilter import layout as tables
 from msgfilter.backends.arrow import LOWERINGS, ROW_BY_ROW
 from msgfilter.backends.arrow import compiler as arrow_compiler
 from msgfilter.backends.arrow.columns import conversion as arrow_conversion

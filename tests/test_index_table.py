@@ -13,7 +13,7 @@ pa = pytest.importorskip("pyarrow")
 import msgfilter.arrow  # noqa: E402
 from msgfilter import SubscriptionIndex  # noqa: E402
 from msgfilter.index.columnar import IndexState, match_table  # noqa: E402
-from msgfilter.tables import DEFAULT_LAYOUT, Layout  # noqa: E402
+from msgfilter.layout import DEFAULT_LAYOUT, Layout  # noqa: E402
 
 SUBSCRIPTIONS: list[tuple[Hashable, str, str]] = [
     ("eu", "region = 'eu'", "jms"),

@@ -21,7 +21,7 @@ import msgfilter.arrow  # noqa: E402
 import msgfilter.cli  # noqa: E402
 from msgfilter.jobs import demo, route, route_index, subscriptions  # noqa: E402
 from msgfilter.jobs.report import Delivery, RouteReport, write_report  # noqa: E402
-from msgfilter.tables import DEFAULT_LAYOUT  # noqa: E402
+from msgfilter.layout import DEFAULT_LAYOUT  # noqa: E402
 
 from route_runs import message_bytes, run_main  # noqa: E402
 

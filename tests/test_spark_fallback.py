@@ -24,7 +24,7 @@ import msgfilter.arrow as ma  # noqa: E402
 from msgfilter import jtypes  # noqa: E402
 from msgfilter.backends.arrow.tags import compile_tags  # noqa: E402
 from msgfilter.filter import Filter  # noqa: E402
-from msgfilter.tables import Layout  # noqa: E402
+from msgfilter.layout import Layout  # noqa: E402
 from msgfilter.tags.pulsar import PulsarTagFilter  # noqa: E402
 from msgfilter.testing.strategies import selector_cases  # noqa: E402
 

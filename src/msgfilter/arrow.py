@@ -33,9 +33,9 @@ from .backends.arrow.plans import RowwiseFallbackWarning, plan_of
 from .backends.arrow.plans import cache_clear as clear_plans
 from .engine import compile as _compile
 from .filter import Filter
+from .layout import DEFAULT_LAYOUT, Layout, LayoutError
 from .message import Message
 from .selector import SelectorFilter
-from .tables import DEFAULT_LAYOUT, Layout, LayoutError
 
 __all__ = [
     "DEFAULT_LAYOUT",

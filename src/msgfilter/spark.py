@@ -30,7 +30,7 @@ from . import dialects
 from .backends.spark import NotNativeError, lower, udf_column
 from .engine import compile as _compile
 from .filter import Filter
-from .tables import DEFAULT_LAYOUT, Layout, LayoutError
+from .layout import DEFAULT_LAYOUT, Layout, LayoutError
 
 __all__ = [
     "DEFAULT_LAYOUT",

@@ -15,10 +15,10 @@ Modules: `results` (`FilterResult`, `EntryDecision`), `context` (`Entry`, `Posit
 with the subscription-time validators, `pulsar_tags`, `rocketmq`; `shared` what they
 share; `builtin` the registry of them by name), `loading` (class paths, entry points,
 definition files), `fanout` (`fan_out`: every subscription of a `SubscriptionIndex` on one entry).
-Batches: see `msgfilter.batch`. The guide is docs/broker.md.
+Batches: see `msgfilter.broker.batches`. The guide is docs/broker.md.
 """
 
-from ..batch import (
+from .batches import (
     BatchDecision,
     BatchMode,
     BatchOutcome,

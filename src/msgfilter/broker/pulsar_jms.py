@@ -14,7 +14,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from .. import dialects
-from ..batch import BatchMode
 from ..engine import compile as compile_filter
 from ..errors import FilterError
 from ..message import Message
@@ -22,6 +21,7 @@ from ..pulsar_jms.headers import jms_destination
 from ..pulsar_jms.judge import ERROR, MATCH, Check, Judge, check_of
 from ..pulsar_jms.reader import TypedReader
 from ..semantics.model import ValueModel
+from .batches import BatchMode
 from .config import FilterConfig
 from .context import Entry, FilterContext
 from .errors import FilterConfigError

@@ -5,11 +5,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from ..batch import BatchMode
 from ..engine import compile as compile_filter
 from ..errors import FilterError
 from ..filter import Filter
 from ..tags import pulsar_tag_filter
+from .batches import BatchMode
 from .config import FilterConfig
 from .context import Entry, FilterContext
 from .errors import FilterConfigError

@@ -6,11 +6,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from ..batch import BatchMode
 from ..engine import compile as compile_filter
 from ..errors import FilterError
 from ..filter import Filter
 from ..tags import RocketMQTagFilter, message_tag_code
+from .batches import BatchMode
 from .config import FilterConfig
 from .context import Entry, FilterContext
 from .errors import FilterConfigError

@@ -11,8 +11,8 @@ from typing import Any, Generic, TypeVar
 from cachetools import LRUCache
 
 from .. import dialects
-from ..batch import BatchMode
 from ..errors import FilterError
+from .batches import BatchMode
 from .filters import ConsumerFilter
 from .results import EntryDecision, FilterResult
 

@@ -1,6 +1,6 @@
 """`SubscriptionIndex.match_table`: (row, key) pairs for an Arrow table, columnar.
 
-Rows are messages by the rules of `msgfilter.tables.Layout`, exactly as
+Rows are messages by the rules of `msgfilter.layout.Layout`, exactly as
 `msgfilter.arrow.messages` makes them. Candidates come per batch from the distinct
 values of each indexed identifier (`table_candidates`), never row by row. An entry the
 index decides alone gives its pairs directly; any other candidate filter is evaluated
@@ -19,7 +19,7 @@ from collections.abc import Callable, Hashable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from ..tables import Layout
+from ..layout import Layout
 from .entries import Entry
 from .store import SelectorStore, TagStore
 

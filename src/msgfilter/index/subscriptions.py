@@ -11,8 +11,8 @@ from .. import dialects
 from ..engine import compile as _compile
 from ..errors import FilterError
 from ..filter import Filter
+from ..layout import DEFAULT_LAYOUT, Layout
 from ..semantics.model import ValueModel
-from ..tables import DEFAULT_LAYOUT, Layout
 from .clause_store import ClauseStore
 from .clauses import ClausePlan, plan_clauses
 from .columnar import IndexState, match_table

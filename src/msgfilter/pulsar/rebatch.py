@@ -19,7 +19,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..batch import Placeholder, rebatch
+from ..broker.batches import Placeholder, rebatch
 from .codec import SAME, Same, decode_batch, encode_batch, single_metadata
 from .compression import DEFAULT_MAX_UNCOMPRESSED
 from .model import BatchMessage, BatchMetadata, read_message
@@ -95,7 +95,7 @@ def rebatch_entry(
     """Rewrite `entry` with the messages `keep` names.
 
     `entry` is an entry's bytes or what `decode_batch` returned for it. `keep` is what
-    `msgfilter.batch.rebatch` takes: a `BatchDecision`, an `EntryDecision` (its REJECTed
+    `msgfilter.broker.batches.rebatch` takes: a `BatchDecision`, an `EntryDecision` (its REJECTed
     messages are acknowledged, its RESCHEDULEd ones are not), or batch indexes.
     `compression` defaults to the entry's own codec. A non-batched entry is kept whole
     (its bytes unchanged) or not at all. Raises `EntryFormatError` for malformed bytes,

@@ -17,7 +17,7 @@ from collections.abc import Collection, Mapping
 from types import MappingProxyType
 
 from .. import java as javalib
-from .. import jtypes
+from ..java import types as jtypes
 from .values import SYSTEM_PROPERTY_TYPES, SYSTEM_TYPE_OF, TYPE_SUFFIX, JsmTypeError, decode_value
 
 #: javax.jms.Message.DEFAULT_PRIORITY: what the broker assumes when JMSPriority is absent.
@@ -160,7 +160,7 @@ def decode_properties(
 ) -> dict[str, object]:
     """The name -> value mapping pulsar-jms's broker filter shows a selector for a message.
 
-    With `java=True` numbers keep their declared Java type as `msgfilter.jtypes` wrappers
+    With `java=True` numbers keep their declared Java type as `msgfilter.java.types` wrappers
     (`Int`, `Short`, `Float`, ...), for the `activemq` dialect, which reproduces the
     broker's typed comparisons and arithmetic; otherwise they are plain `int`/`float`.
 
@@ -231,7 +231,7 @@ def decode_name(
 
 
 def typed_value(raw: str, declared: str, name: str, java: bool) -> object:
-    """`raw` decoded as `declared`; with `java`, numbers as `msgfilter.jtypes` wrappers."""
+    """`raw` decoded as `declared`; with `java`, numbers as `msgfilter.java.types` wrappers."""
     value = decode_value(raw, declared, name)
     if java and declared in jtypes.BY_NAME and value is not None:
         return jtypes.java(declared, value)

@@ -111,7 +111,7 @@ class TypedReader:
         #: The names read as plain properties on the fast path, with their companions
         #: (read-only, as are `java` and `memo`).
         self.companions = {n: n + TYPE_SUFFIX for n in names if n not in DERIVED_HEADERS}
-        #: Whether numbers read as `msgfilter.jtypes` wrappers (see `decode_properties`).
+        #: Whether numbers read as `msgfilter.java.types` wrappers (see `decode_properties`).
         self.java = java
         #: The decoded values by (type, text); see `DecodeMemo`.
         self.memo = DecodeMemo()

@@ -15,7 +15,17 @@ from typing import Any
 
 from .. import java
 from ..errors import EvaluationFailure
-from ..jtypes import BigDecimal, Byte, Double, Float, Int, JavaFloating, JavaInteger, Long, Short
+from ..java.types import (
+    BigDecimal,
+    Byte,
+    Double,
+    Float,
+    Int,
+    JavaFloating,
+    JavaInteger,
+    Long,
+    Short,
+)
 
 _HEADER_TYPES: dict[str, type] = {
     "JMSPriority": Int, "JMSTimestamp": Long, "JMSExpiration": Long,

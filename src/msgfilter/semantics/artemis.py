@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .. import java
-from ..jtypes import Int, Long
+from ..java.types import Int, Long
 from ..syntax import nodes as n
 from .activemq import prop as activemq_prop
 

@@ -1,6 +1,6 @@
 """Value rules of the `qpid` dialect: Qpid Broker-J's selector evaluation (its
 org.apache.qpid.server.filter package, docs/qpid.md), with the Java types of
-`msgfilter.jtypes`.
+`msgfilter.java.types`.
 
 Qpid's filter code began as ActiveMQ's, so the Java value rules it shares with ActiveMQ
 (literal classes, arithmetic, negation, text) are `semantics.activemq`'s; this module
@@ -24,7 +24,17 @@ from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
-from ..jtypes import BigDecimal, Byte, Double, Float, Int, JavaFloating, JavaInteger, Long, Short
+from ..java.types import (
+    BigDecimal,
+    Byte,
+    Double,
+    Float,
+    Int,
+    JavaFloating,
+    JavaInteger,
+    Long,
+    Short,
+)
 from . import activemq as amq
 from .activemq_like import PatternError, regex_segments
 from .like import compile_segments

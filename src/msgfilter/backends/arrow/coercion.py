@@ -13,9 +13,9 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from ... import java
+from ...layout import LONG_MAX
 from ...semantics import rocketmq as rq
 from ...semantics import values as v
-from ...tables import LONG_MAX
 from .parts import FALSE, NULL_LONG, TRUE, Datum
 
 _INT32 = 2**31 - 1

@@ -15,8 +15,8 @@ import pyarrow as pa
 from cachetools import LRUCache
 
 from ...filter import Filter
+from ...layout import Layout
 from ...selector import SelectorFilter
-from ...tables import Layout
 from .compiler import Unsupported
 from .plan import LOWERINGS, Plan, compile_arrow
 from .tags import TAG_MODELS, compile_tags

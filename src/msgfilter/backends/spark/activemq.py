@@ -17,12 +17,12 @@ from collections.abc import Sequence
 from pyspark.sql import functions as F
 from pyspark.sql import types as T
 
-from ...jtypes import Double
+from ...java.types import Double
+from ...layout import BOOLEAN, NULL, OTHER, STRING
 from ...selector import CONVERT_PREFIX
 from ...semantics import activemq as amq
 from ...semantics.activemq_like import activemq_like_regex, amq_like, regex_segments
 from ...syntax import nodes as n
-from ...tables import BOOLEAN, NULL, OTHER, STRING
 from ..between import between_rule
 from . import activemq_values as jv
 from .compiler import Handler, Lowering, Table, is_null

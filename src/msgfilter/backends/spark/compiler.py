@@ -10,8 +10,8 @@ from typing import Any, TypeAlias
 
 from pyspark.sql import Column
 
+from ...layout import BOOLEAN, NULL
 from ...syntax import nodes as n
-from ...tables import BOOLEAN, NULL
 from ..between import between_rule
 from .errors import Fallback
 from .schema import Schema

@@ -20,10 +20,10 @@ from pyspark.sql import functions as F
 from pyspark.sql import types as T
 
 from ...filter import Filter
+from ...layout import DEFAULT_LAYOUT, OTHER, Layout, join_keys, resolve
 from ...message import KEYS_PROPERTY, TAGS_PROPERTY
 from ...selector import SelectorFilter
 from ...semantics.model import ValueModel
-from ...tables import DEFAULT_LAYOUT, OTHER, Layout, join_keys, resolve
 from ...tags.pulsar import PulsarTagFilter
 from ..arrow import Plan
 from ..arrow.columns import conversion as arrow_conversion

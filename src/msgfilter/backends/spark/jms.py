@@ -10,10 +10,10 @@ from functools import reduce
 from pyspark.sql import functions as F
 from pyspark.sql import types as T
 
+from ...layout import BOOLEAN, DOUBLE, LONG, NULL, NUMERIC, STRING
 from ...semantics import values as v
 from ...semantics.like import compile_like
 from ...syntax import nodes as n
-from ...tables import BOOLEAN, DOUBLE, LONG, NULL, NUMERIC, STRING
 from .compiler import Handler, Lowering, Table, between
 from .fallback import double_text_udf
 from .values import (

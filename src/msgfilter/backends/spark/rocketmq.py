@@ -21,10 +21,10 @@ from functools import reduce
 from pyspark.sql import Column
 from pyspark.sql import functions as F
 
+from ...layout import BOOLEAN, DOUBLE, LONG, NULL, STRING
 from ...semantics import rocketmq as rq
 from ...semantics import values as v
 from ...syntax import nodes as n
-from ...tables import BOOLEAN, DOUBLE, LONG, NULL, STRING
 from . import rocketmq_values as rv
 from .compiler import Handler, Lowering, Table, between, is_null
 from .errors import Fallback
