@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from msgfilter.pulsar import BatchMessage, BatchMetadata, decode_batch, encode_batch
-from msgfilter.pulsar.codec import encode_payload
+from msgfilter.pulsar.writer import encode_payload
 
 CODECS = ("NONE", "LZ4", "ZLIB", "ZSTD", "SNAPPY")
 META = BatchMetadata(

@@ -1,26 +1,11 @@
 """The older name of `msgfilter.broker.batches` (a Pulsar broker's batched entries: judging
-their messages, rebuilding the batch), kept for the imports the guides show."""
+their messages, rebuilding the batch), kept for the imports the guides show: importing it
+gives that very module."""
 
-from .broker.batches import (
-    BatchDecision,
-    BatchMode,
-    BatchOutcome,
-    Placeholder,
-    Predicate,
-    Rebatched,
-    as_predicate,
-    filter_batch,
-    rebatch,
-)
+import sys
 
-__all__ = [
-    "BatchDecision",
-    "BatchMode",
-    "BatchOutcome",
-    "Placeholder",
-    "Predicate",
-    "Rebatched",
-    "as_predicate",
-    "filter_batch",
-    "rebatch",
-]
+from .broker import batches as target
+
+# One module under two names, not a copy of its names: the import system hands out
+# what sys.modules holds once this module has run.
+sys.modules[__name__] = target

@@ -27,6 +27,18 @@ from typing import Any, Generic, Protocol, TypeVar, cast
 
 from ..filter import Filter
 
+__all__ = [
+    "BatchDecision",
+    "BatchMode",
+    "BatchOutcome",
+    "Placeholder",
+    "Predicate",
+    "Rebatched",
+    "as_predicate",
+    "filter_batch",
+    "rebatch",
+]
+
 T = TypeVar("T")
 
 #: What `filter_batch` accepts as a test: a compiled `Filter` (its `matches` is used), an

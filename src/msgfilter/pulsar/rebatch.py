@@ -20,9 +20,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..broker.batches import Placeholder, rebatch
-from .codec import SAME, Same, decode_batch, encode_batch, single_metadata
+from .codec import decode_batch
 from .compression import DEFAULT_MAX_UNCOMPRESSED
 from .model import BatchMessage, BatchMetadata, read_message
+from .writer import SAME, Same, encode_batch, single_metadata
 
 #: The slot a dropped message leaves in a marked batch: no payload, no metadata but the
 #: flag (the dropped message's properties and key are not kept).

@@ -25,7 +25,7 @@ from ...semantics.activemq_like import activemq_like_regex, amq_like, regex_segm
 from ...syntax import nodes as n
 from ..between import between_rule
 from . import activemq_values as jv
-from .compiler import Handler, Lowering, Table, is_null
+from .compiler import LITERALS, PARENT, Handler, Lowering, Table
 from .errors import Fallback
 from .fallback import double_text_udf
 from .throws import combine, or_errors
@@ -218,27 +218,17 @@ def _combine(conjunction: bool, kids: Sequence[V]) -> V:
     return V(result, BOOLEAN, error=error, absorbed=True)
 
 
-def _and(lw: Lowering, node: n.And, kids: list[V]) -> V:
-    return _combine(True, kids)
-
-
-def _or(lw: Lowering, node: n.Or, kids: list[V]) -> V:
-    return _combine(False, kids)
-
-
 def _xquery(lw: Lowering, node: n.XQuery, kids: list[V]) -> V:
     # ActiveMQ's XQUERY on a message that is no XML message: FALSE (as the per-message
     # backend answers it).
     return truth(False)
 
 
-#: Node class -> handler.
+#: Node class -> handler: the parent table (AND, OR, IS NULL) and the ActiveMQ model's
+#: own (BETWEEN through its comparison with the filter's convert flag).
 HANDLERS: dict[type[n.Node], Handler] = {
-    n.StringLit: _literal,
-    n.ExactLit: _literal,
-    n.ApproxLit: _literal,
-    n.BoolLit: _literal,
-    n.NullLit: _literal,
+    **PARENT,
+    **dict.fromkeys(LITERALS, _literal),
     n.Ident: _ident,
     n.Negate: _negate,
     n.Arith: _arith,
@@ -246,10 +236,7 @@ HANDLERS: dict[type[n.Node], Handler] = {
     n.Between: between,
     n.In: _in,
     n.Like: _like,
-    n.IsNull: is_null,
     n.Not: _not,
-    n.And: _and,
-    n.Or: _or,
     n.XQuery: _xquery,
 }
 
