@@ -15,7 +15,7 @@ import pytest
 
 from msgfilter.jobs import spark_session
 
-SAMPLE = Path(__file__).resolve().parents[1] / "samples" / "subscriptions.yaml"
+SAMPLE = Path(__file__).resolve().parents[2] / "samples" / "subscriptions.yaml"
 
 #: Runs `msgfilter.cli.main(argv)` with the named top-level modules unimportable, as if
 #: not installed, then prints whether a Spark JVM was started.

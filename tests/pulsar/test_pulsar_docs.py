@@ -8,7 +8,7 @@ import pytest
 
 from doc_pages import python_blocks, run_blocks
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_the_page_decodes_filters_rebatches_and_acknowledges() -> None:

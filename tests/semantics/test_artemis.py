@@ -26,7 +26,7 @@ from msgfilter.testing import (
 
 from conformance import CONFORMANCE, java_properties
 
-DATA = Path(__file__).parent / "data" / "artemis"
+DATA = Path(__file__).parents[1] / "data" / "artemis"
 
 #: A fresh core message's header fields (what the oracle's message holds unless told).
 DEFAULTS: dict[str, object] = {

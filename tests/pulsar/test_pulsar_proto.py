@@ -124,7 +124,7 @@ def test_regenerating_gives_the_committed_module(tmp_path: Path) -> None:
     for name in ("pulsar_entry_pb2.py", "pulsar_entry_pb2.pyi"):
         assert (tmp_path / name).read_bytes() == (HERE / name).read_bytes(), name
     # The tests' own protocol commands (tests/pulsar_wire), generated the same way.
-    wire = Path(__file__).parent / "pulsar_wire"
+    wire = Path(__file__).parents[1] / "pulsar_wire"
     subprocess.run(
         ["protoc", f"--python_out={tmp_path}", "pulsar_commands.proto"], cwd=wire, check=True
     )

@@ -385,7 +385,7 @@ def test_deeply_nested_selectors() -> None:
 
 
 def test_every_node_class_is_vectorised_or_documented_as_row_by_row() -> None:
-    # The full check, for every backend, is tests/test_backend_tables.py.
+    # The full check, for every backend, is tests/backends/test_backend_tables.py.
     for lowering in backend.LOWERINGS.values():
         assert set(lowering.handlers) | set(lowering.unsupported) == set(n.NODE_TYPES)
         assert not set(lowering.handlers) & set(lowering.unsupported)

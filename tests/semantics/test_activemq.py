@@ -215,7 +215,7 @@ def test_unparse_round_trips_on_the_corpus() -> None:
 def test_regex_matches_the_tostring_of_every_java_value_as_activemq_does() -> None:
     # ActiveMQ 5.17's own answers (tests/data/activemq/README.md).
 
-    data = Path(__file__).parent / "data" / "activemq"
+    data = Path(__file__).parents[1] / "data" / "activemq"
     lines = (data / "regex-tostring.jsonl").read_text(encoding="utf-8").splitlines()
     cases = [json.loads(line) for line in lines]
     expected = (data / "regex-tostring.expected.jsonl").read_text(encoding="utf-8")

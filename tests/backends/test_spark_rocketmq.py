@@ -20,6 +20,8 @@ pytest.importorskip("pyarrow")
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from pyspark.sql import types as T
+from test_arrow_rocketmq import NUMERIC_STRINGS, ROCKETMQ, conditions, strings
+from test_spark import codegen, frame, grid
 
 import msgfilter
 import msgfilter.spark as ms
@@ -27,8 +29,6 @@ from msgfilter.errors import FilterError
 from msgfilter.filter import Filter
 from msgfilter.syntax import nodes as n
 from msgfilter.syntax.unparse import unparse
-from test_arrow_rocketmq import NUMERIC_STRINGS, ROCKETMQ, conditions, strings
-from test_spark import codegen, frame, grid
 
 from conformance import sql_conf
 

@@ -271,7 +271,7 @@ def test_unreadable_path_and_text_mode(tmp_path: Path) -> None:
 
 
 def test_the_documented_example_loads() -> None:
-    page = (Path(__file__).resolve().parents[1] / "docs" / "subscriptions.md").read_text()
+    page = (Path(__file__).resolve().parents[2] / "docs" / "subscriptions.md").read_text()
     section = page[page.index("## Snapshots"):]
     document = section[section.index("```json\n") + 8:]
     document = document[:document.index("```")].encode()

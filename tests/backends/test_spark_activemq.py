@@ -21,13 +21,13 @@ pa = pytest.importorskip("pyarrow")
 from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 from pyspark.sql import types as T  # noqa: E402
+from test_spark import codegen, frame, grid  # noqa: E402
 
 import msgfilter  # noqa: E402
 import msgfilter.spark as ms  # noqa: E402
 from msgfilter import jtypes  # noqa: E402
 from msgfilter.filter import Filter  # noqa: E402
 from msgfilter.testing.strategies import selector_cases  # noqa: E402
-from test_spark import codegen, frame, grid  # noqa: E402
 
 from conformance import sql_conf  # noqa: E402
 

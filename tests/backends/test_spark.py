@@ -363,7 +363,7 @@ def test_tags_in_a_case_insensitive_collation_compare_exactly(spark: Any) -> Non
 
 
 def test_every_node_class_is_lowered_and_deep_selectors_work(spark: Any) -> None:
-    # Every node class has an entry in every table: tests/test_backend_tables.py.
+    # Every node class has an entry in every table: tests/backends/test_backend_tables.py.
     deep = msgfilter.compile("NOT (" * 120 + "a > 1" + ")" * 120)
     df = frame(spark, HYPOTHESIS_SCHEMA, [dict(a=1), dict(a=2), dict()])
     got = [r[0] for r in df.select(ms.to_column(deep, df)).collect()]

@@ -25,7 +25,7 @@ from msgfilter.layout import DEFAULT_LAYOUT  # noqa: E402
 
 from route_runs import message_bytes, run_main  # noqa: E402
 
-SAMPLE = Path(__file__).resolve().parents[1] / "samples" / "subscriptions.yaml"
+SAMPLE = Path(__file__).resolve().parents[2] / "samples" / "subscriptions.yaml"
 
 
 def run_route(argv: list[str]) -> int:

@@ -9,16 +9,16 @@ from typing import Any
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-
-import msgfilter
-from msgfilter import Filter, Message, SubscriptionIndex
-from msgfilter.testing import messages, property_settings, selectors, tag_expressions
 from test_index_workload import (
     realistic_messages,
     realistic_selectors,
     sql_messages,
     sql_selectors,
 )
+
+import msgfilter
+from msgfilter import Filter, Message, SubscriptionIndex
+from msgfilter.testing import messages, property_settings, selectors, tag_expressions
 
 pytestmark = pytest.mark.filterwarnings("ignore")
 

@@ -25,7 +25,7 @@ from msgfilter.testing import property_settings, selectors
 
 from conformance import SHARED, java_properties
 
-DATA = Path(__file__).resolve().parent / "data" / "qpid"
+DATA = Path(__file__).resolve().parents[1] / "data" / "qpid"
 
 
 def load(name: str) -> list[dict[str, Any]]:

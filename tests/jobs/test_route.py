@@ -21,7 +21,7 @@ from msgfilter.jobs import demo, route  # noqa: E402
 
 from route_runs import message_bytes, run_main  # noqa: E402
 
-SAMPLE = Path(__file__).resolve().parents[1] / "samples" / "subscriptions.yaml"
+SAMPLE = Path(__file__).resolve().parents[2] / "samples" / "subscriptions.yaml"
 
 
 def as_message(row: dict[str, Any]) -> msgfilter.Message:
