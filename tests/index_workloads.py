@@ -1,8 +1,8 @@
 """Workloads that try to break `SubscriptionIndex`: deterministic, seeded generators of
 subscriptions and messages for the benchmark (benchmarks/bench_index.py) and the tests
-(tests/test_index_workloads.py).
+(tests/index/test_index_workloads.py).
 
-`tests/test_index_workload.py` holds the workload the index was built against ("friendly":
+`tests/index/test_index_workload.py` holds the workload the index was built against ("friendly":
 most subscriptions are narrowed by one equality on a name with many values). The families
 here are the ones a user reported as slow, of the same broker family but with the
 selective predicates elsewhere:
@@ -421,7 +421,7 @@ def mixed_messages(count: int, subscriptions: int, seed: int = 2) -> Messages:
     return out
 
 
-# -- the friendly workload (tests/test_index_workload.py), in the same form -------------------
+# -- the friendly workload (tests/index/test_index_workload.py), in the same form ---------------
 
 
 def friendly_selectors(count: int, seed: int = 1) -> Selectors:
@@ -448,7 +448,7 @@ WORKLOADS: dict[str, tuple[Callable[[int, int], Selectors],
 
 
 def to_table(messages: Sequence[dict[str, Any]]) -> Any:
-    """The messages as a pyarrow Table by `msgfilter.tables.DEFAULT_LAYOUT`: a name whose
+    """The messages as a pyarrow Table by `msgfilter.layout.DEFAULT_LAYOUT`: a name whose
     values all have one type (ints, floats, strings, ints and floats) becomes a typed
     column; a name of mixed types goes, as strings, into the `properties` map (so a row is
     not always the same message as its dict: compare `match_table` with the messages of

@@ -1,5 +1,7 @@
-"""Imports run down the pipeline: no cycle among msgfilter's modules, counting imports
-inside functions and under TYPE_CHECKING, and `syntax` knows nothing of `semantics`."""
+"""Imports run down the layers: no cycle among msgfilter's modules, counting imports
+inside functions and under TYPE_CHECKING; `syntax` knows nothing of `semantics`; and at
+package level, the layer table of docs/architecture.md holds (no package imports one
+above it, no package cycle)."""
 
 from __future__ import annotations
 
@@ -127,3 +129,76 @@ def test_syntax_knows_nothing_of_semantics() -> None:
         if name.startswith("msgfilter.syntax")
     }
     assert {k: v for k, v in leaks.items() if v} == {}
+
+
+# --- Packages and layers, as docs/architecture.md's layer table states them ---------------
+
+ARCHITECTURE = Path(__file__).resolve().parents[1] / "docs" / "architecture.md"
+
+
+def _unit(module: str) -> str:
+    """The package a module belongs to for layering: a top-level module or subpackage of
+    msgfilter, and each backend on its own (the per-message backend sits below the
+    filters, the column backends above them)."""
+    parts = module.split(".")
+    return ".".join(parts[:3] if len(parts) > 2 and parts[1] == "backends" else parts[:2])
+
+
+def _layers() -> dict[str, int]:
+    """Each package's layer (0 at the bottom), read from the table under "## Layers" in
+    docs/architecture.md: one row a layer, bottom first, its packages in backquotes in
+    the second column (`java/`, `errors.py`, `backends/python/`, `__init__.py`)."""
+    text = ARCHITECTURE.read_text(encoding="utf-8").split("\n## Layers", 1)[1]
+    rows = [line for line in text.split("\n## ", 1)[0].splitlines() if line.startswith("|")]
+    layers: dict[str, int] = {}
+    for number, row in enumerate(rows[2:]):
+        for name in row.split("|")[2].split("`")[1::2]:
+            path = name.removesuffix("/").removesuffix(".py")
+            unit = "msgfilter" if path == "__init__" else "msgfilter." + path.replace("/", ".")
+            assert unit not in layers, f"{unit} is in two layers of the table"
+            layers[unit] = number
+    return layers
+
+
+LAYERS = _layers()
+PACKAGES: dict[str, set[str]] = {}
+for _name, _imports in GRAPH.items():
+    PACKAGES.setdefault(_unit(_name), set()).update(_unit(i) for i in _imports)
+for _name in PACKAGES:
+    PACKAGES[_name].discard(_name)
+
+
+def test_the_table_is_read() -> None:
+    assert LAYERS["msgfilter.java"] == 0
+    assert LAYERS["msgfilter.syntax"] < LAYERS["msgfilter.semantics"]
+    assert LAYERS["msgfilter.backends.python"] < LAYERS["msgfilter.selector"]
+    assert LAYERS["msgfilter.selector"] < LAYERS["msgfilter.backends.arrow"]
+    assert LAYERS["msgfilter.index"] < LAYERS["msgfilter.arrow"]
+
+
+def test_every_package_has_one_layer_in_the_table() -> None:
+    assert sorted(set(PACKAGES) - set(LAYERS)) == []
+    assert sorted(set(LAYERS) - set(PACKAGES)) == []
+
+
+def test_no_package_imports_one_above_it() -> None:
+    upward = sorted(
+        f"{name} (layer {LAYERS[name]}) imports {target} (layer {LAYERS[target]})"
+        for name, targets in PACKAGES.items()
+        for target in targets
+        if LAYERS[target] > LAYERS[name]
+    )
+    assert upward == []
+
+
+def test_no_package_cycle() -> None:
+    def reachable(start: str) -> set[str]:
+        seen: set[str] = set()
+        todo = [start]
+        while todo:
+            for package in PACKAGES[todo.pop()] - seen:
+                seen.add(package)
+                todo.append(package)
+        return seen
+
+    assert sorted(p for p in PACKAGES if p in reachable(p)) == []

@@ -1,11 +1,11 @@
-"""msgfilter.tables: the message-to-columns rules the Arrow and Spark backends share."""
+"""msgfilter.layout: the message-to-columns rules the Arrow and Spark backends share."""
 
 from __future__ import annotations
 
 import pytest
 
-from msgfilter import tables
-from msgfilter.tables import Layout, Source
+from msgfilter import layout as tables
+from msgfilter.layout import Layout, Source
 
 NAMES = ["a", "b", "properties", "tags", "keys", "b"]
 

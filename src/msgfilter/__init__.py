@@ -6,7 +6,6 @@
     True
 """
 
-from .batch import BatchMode, filter_batch, rebatch
 from .broker import (
     ConsumerFilter,
     Entry,
@@ -18,6 +17,7 @@ from .broker import (
     FilterResult,
     Position,
 )
+from .broker.batches import BatchMode, filter_batch, rebatch
 from .engine import CacheInfo, cache_info, compile, purge
 from .errors import (
     EvaluationFailure,

@@ -15,7 +15,6 @@ measured speed. Needs the `arrow` extra (pyarrow).
 
 from __future__ import annotations
 
-import threading
 import warnings
 from typing import Any
 
@@ -27,15 +26,16 @@ except ImportError as error:  # pragma: no cover - depends on the installation
         "msgfilter.arrow needs pyarrow: pip install 'msgfilter[arrow]'"
     ) from error
 
-from cachetools import LRUCache
-
-from .backends.arrow import LOWERINGS, Opaque, Plan, Unsupported, compile_arrow
+from . import dialects
+from .backends.arrow import Opaque
 from .backends.arrow import message_rows as _message_rows
+from .backends.arrow.plans import RowwiseFallbackWarning, plan_of
+from .backends.arrow.plans import cache_clear as clear_plans
 from .engine import compile as _compile
 from .filter import Filter
+from .layout import DEFAULT_LAYOUT, Layout, LayoutError
 from .message import Message
 from .selector import SelectorFilter
-from .tables import DEFAULT_LAYOUT, Layout, LayoutError
 
 __all__ = [
     "DEFAULT_LAYOUT",
@@ -50,46 +50,10 @@ __all__ = [
     "messages",
 ]
 
-#: Plans kept, most recently used: one per (dialect, text, schema, layout).
-PLAN_CACHE_SIZE = 256
-
-# None: the filter runs row by row on tables of that schema (not a selector, or one the
-# kernels cannot evaluate).
-_plans: LRUCache[tuple[str, str, pa.Schema, Layout], Plan | None] = LRUCache(
-    maxsize=PLAN_CACHE_SIZE
-)
-_lock = threading.Lock()
-
-
-class RowwiseFallbackWarning(RuntimeWarning):
-    """A kernel failed on this data, so the filter was evaluated row by row (slowly) with
-    the per-message backend. The answers are still right; please report the case."""
-
-
 def _as_filter(expression: Filter | str, dialect: str) -> Filter:
     if isinstance(expression, Filter):
         return expression
     return _compile(expression, dialect)
-
-
-def _plan(f: Filter, schema: pa.Schema, layout: Layout) -> Plan | None:
-    # Keyed by text, not by the filter: filters compare equal when their trees do, and
-    # ApproxLit(0.0) == ApproxLit(-0.0), which are different selectors here.
-    key = (f.dialect, f.text, schema, layout)
-    with _lock:
-        if key in _plans:
-            return _plans[key]
-    built: Plan | None = None
-    # A value model without a kernel table (ActiveMQ's, the tag models) runs row by row.
-    if f.model in LOWERINGS:
-        if not isinstance(f, SelectorFilter):  # pragma: no cover - SQL models are selectors
-            raise TypeError(f"{f!r} has the {f.model.value} value model but no selector tree")
-        try:
-            built = compile_arrow(f.tree, f.model, schema, layout)
-        except Unsupported:
-            built = None
-    with _lock:
-        return _plans.setdefault(key, built)
 
 
 def _check_data(data: Any) -> None:
@@ -102,7 +66,7 @@ def evaluate(
     data: pa.Table | pa.RecordBatch,
     layout: Layout = DEFAULT_LAYOUT,
     *,
-    dialect: str = "jms",
+    dialect: str = dialects.DEFAULT,
 ) -> pa.BooleanArray:
     """The value of the filter for each row: a BooleanArray of TRUE, FALSE and null
     (UNKNOWN), as `expression.evaluate(message)` gives for each row's message.
@@ -113,7 +77,7 @@ def evaluate(
     """
     f = _as_filter(expression, dialect)
     _check_data(data)
-    plan = _plan(f, data.schema, layout)
+    plan = plan_of(f, data.schema, layout)
     if plan is not None:
         try:
             return plan(data)
@@ -123,7 +87,9 @@ def evaluate(
                 RowwiseFallbackWarning,
                 stacklevel=2,
             )
-    rows = messages(data, layout, names=None if plan is None else f.identifiers)
+    # A selector reads only its identifiers; a tag filter's reads are its own affair.
+    names = f.identifiers if plan is not None and isinstance(f, SelectorFilter) else None
+    rows = messages(data, layout, names=names)
     return pa.array([f.evaluate(m) for m in rows], pa.bool_())
 
 
@@ -132,7 +98,7 @@ def matches(
     data: pa.Table | pa.RecordBatch,
     layout: Layout = DEFAULT_LAYOUT,
     *,
-    dialect: str = "jms",
+    dialect: str = dialects.DEFAULT,
 ) -> pa.BooleanArray:
     """TRUE for the rows the filter matches, FALSE for the others (UNKNOWN included):
     a BooleanArray without nulls."""
@@ -144,7 +110,7 @@ def filter(
     data: pa.Table | pa.RecordBatch,
     layout: Layout = DEFAULT_LAYOUT,
     *,
-    dialect: str = "jms",
+    dialect: str = dialects.DEFAULT,
 ) -> Any:
     """The rows of `data` (a Table or RecordBatch, the same kind back) that the filter
     matches, in order."""
@@ -170,6 +136,6 @@ def messages(
 
 
 def cache_clear() -> None:
-    """Forget the cached plans (one per filter, schema and layout)."""
-    with _lock:
-        _plans.clear()
+    """Forget the cached plans (one per filter, schema and layout; shared with the
+    Spark fallback and the index: `msgfilter.backends.arrow.plans`)."""
+    clear_plans()

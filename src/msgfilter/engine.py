@@ -12,10 +12,6 @@ from .errors import FilterError
 from .filter import Filter, register_compiler
 from .limits import DEFAULT_LIMITS, Limits
 
-#: Dialect name -> its `msgfilter.dialects.Dialect` (a read-only view of the registry,
-#: which is where dialects are registered; this name stays for older imports).
-DIALECTS = dialects.by_name()
-
 #: Default number of compiled filters kept (most recently used).
 CACHE_SIZE = 4096
 

@@ -29,11 +29,12 @@ class Message:
     tags: str | None = None
     keys: tuple[str, ...] = ()
     view: Mapping[str, object] = field(init=False, repr=False, compare=False)
-    #: The dicts behind `properties`, `headers` and `view`: evaluators read these (a dict
-    #: lookup costs half a mappingproxy's) and never write them.
-    _props: dict[str, object] = field(init=False, repr=False, compare=False)
-    _heads: dict[str, object] = field(init=False, repr=False, compare=False)
-    _view: dict[str, object] = field(init=False, repr=False, compare=False)
+    #: The reading interface: the dicts behind `properties`, `headers` and `view`, which
+    #: the index, the tag filters, the broker filters and generated evaluators read (a dict
+    #: lookup costs half a mappingproxy's). Read-only by contract: nothing writes them.
+    property_dict: dict[str, object] = field(init=False, repr=False, compare=False)
+    header_dict: dict[str, object] = field(init=False, repr=False, compare=False)
+    view_dict: dict[str, object] = field(init=False, repr=False, compare=False)
 
     def __init__(
         self,
@@ -51,16 +52,16 @@ class Message:
         object.__setattr__(self, "keys", keys_t)
         merged = _view_of(props, heads, tags, keys_t)
         object.__setattr__(self, "view", MappingProxyType(merged))
-        object.__setattr__(self, "_props", props)
-        object.__setattr__(self, "_heads", heads)
-        object.__setattr__(self, "_view", merged)
+        object.__setattr__(self, "property_dict", props)
+        object.__setattr__(self, "header_dict", heads)
+        object.__setattr__(self, "view_dict", merged)
 
     def get(self, name: str, default: object = None) -> object:
         """The value a filter reads under `name` (None when absent)."""
-        return self._view.get(name, default)
+        return self.view_dict.get(name, default)
 
     @classmethod
-    def _adopt(
+    def adopt(
         cls, props: dict[str, object], heads: dict[str, object], keys: tuple[str, ...] = ()
     ) -> Message:
         """The Message of `props` and `heads` (no tag), taking the dicts as they are:
@@ -102,14 +103,11 @@ _NO_HEADERS: dict[str, object] = {}
 # The slot setters of Message's fields (its frozen __setattr__ refuses writes): calling
 # them directly costs half of object.__setattr__ by name.
 _new = object.__new__
-_set_properties = Message.__dict__["properties"].__set__
-_set_headers = Message.__dict__["headers"].__set__
 _set_tags = Message.__dict__["tags"].__set__
 _set_keys = Message.__dict__["keys"].__set__
-_set_view = Message.__dict__["view"].__set__
-_set_props = Message.__dict__["_props"].__set__
-_set_heads = Message.__dict__["_heads"].__set__
-_set_merged = Message.__dict__["_view"].__set__
+_set_props = Message.__dict__["property_dict"].__set__
+_set_heads = Message.__dict__["header_dict"].__set__
+_set_merged = Message.__dict__["view_dict"].__set__
 
 
 def _proxy_of(source: str) -> Callable[[Message], Mapping[str, object]]:
@@ -119,20 +117,24 @@ def _proxy_of(source: str) -> Callable[[Message], Mapping[str, object]]:
     return make
 
 
-# `_adopt` leaves the read-only views unset: each is made from its dict when first read.
-LazySlot(Message, "properties", _proxy_of("_props"))
-LazySlot(Message, "headers", _proxy_of("_heads"))
-LazySlot(Message, "view", _proxy_of("_view"))
+# `adopt` leaves the read-only views unset: each is made from its dict when first read.
+LazySlot(Message, "properties", _proxy_of("property_dict"))
+LazySlot(Message, "headers", _proxy_of("header_dict"))
+LazySlot(Message, "view", _proxy_of("view_dict"))
 
 
 def as_mapping(message: Any) -> Mapping[str, object]:
-    """The name -> value mapping a filter reads from `message`.
+    """The name -> value mapping a filter reads from `message`: the one home of that rule
+    (evaluators, the index and the tag filters all read a message through it).
 
-    Anything that is neither a `Message` nor a mapping reads as a message without
-    properties: evaluation never fails because of what it is given.
+    A `Message` reads as `view_dict` (read-only by contract), a mapping as itself.
+    Anything that is neither reads as a message without properties: evaluation never
+    fails because of what it is given.
     """
+    if type(message) is dict:
+        return message
     if isinstance(message, Message):
-        return message.view
+        return message.view_dict
     if isinstance(message, Mapping):
         return message
     return _EMPTY

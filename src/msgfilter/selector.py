@@ -1,5 +1,6 @@
-"""`SelectorFilter`: a compiled SQL-like selector (the `jms`, `rocketmq`, `activemq` and
-`artemis` dialects)."""
+"""`SelectorFilter`: a compiled SQL-like selector (the `jms`, `rocketmq`, `activemq`,
+`artemis` and `qpid` dialects; the `rocketmq-tag` and `pulsar-tag` dialects are
+`msgfilter.tags`)."""
 
 from __future__ import annotations
 
@@ -246,14 +247,14 @@ class SelectorFilter(Filter):
         return function(message)
 
     def typed_matches(self, reads: TypedReads) -> Any:
-        """`matches` reading typed properties as `reads` says: `f(props, headers, R, memo)`
-        (see `TypedReads`), each identifier read where evaluation reaches it and in the
-        order pulsar-jms's broker (ActiveMQ's selector code) evaluates. Compiled on first
-        use and kept with the filter."""
+        """`matches` reading typed properties as `reads` says: `f(V, P, H, R, M)` (the
+        contract of `msgfilter.pulsar_jms.evaluator`), each identifier read where
+        evaluation reaches it and in the order pulsar-jms's broker (ActiveMQ's selector
+        code) evaluates. Compiled on first use and kept with the filter."""
         return self._typed("typed", reads, batch=False)
 
     def typed_matches_all(self, reads: TypedReads) -> Any:
-        """`typed_matches` over a sequence of `msgfilter.Message`: `f(messages, R, memo)`
+        """`typed_matches` over a sequence of `msgfilter.Message`: `f(S, R, M)`
         is the list of its answers, one per message, with the loop in the generated code
         (see `Generator.batch_function`). Compiled on first use and kept with the filter."""
         return self._typed("typed-all", reads, batch=True)
@@ -275,11 +276,6 @@ class SelectorFilter(Filter):
         return self._source + compile_function(
             self.tree, self.model, "tri", convert_strings=self.convert_strings
         )[1]
-
-    @property
-    def sql_dialect(self) -> Grammar:
-        """The dialect's grammar switches (the older name of `grammar`)."""
-        return self.grammar
 
     def explain(self) -> str:
         lines = [super().explain()]

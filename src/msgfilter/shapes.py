@@ -41,7 +41,7 @@ from typing import Any, NamedTuple
 
 from cachetools import LRUCache
 
-from .backends.python.compiler import _Careful, generate_shared
+from .backends.python.compiler import Careful, generate_shared
 from .backends.python.runtime import RUNTIME
 from .java import utf16_length, wrap
 from .limits import DEFAULT_LIMITS, Limits
@@ -543,7 +543,7 @@ def bind(
         value = values[ref[1]] if ref[0] == "slot" else _payload(ref, values)
         consts[index] = value if transform is None else transform(value)
     if variant.careful is not None:
-        consts[variant.careful] = _Careful(tree, template.model, "truth", template.convert)
+        consts[variant.careful] = Careful(tree, template.model, "truth", template.convert)
     matches: Callable[..., Any] = variant.bind(*consts)
     return matches
 

@@ -26,10 +26,11 @@ try:
 except ImportError as error:  # pragma: no cover - depends on the installation
     raise ImportError("msgfilter.spark needs pyspark: pip install 'msgfilter[spark]'") from error
 
+from . import dialects
 from .backends.spark import NotNativeError, lower, udf_column
 from .engine import compile as _compile
 from .filter import Filter
-from .tables import DEFAULT_LAYOUT, Layout, LayoutError
+from .layout import DEFAULT_LAYOUT, Layout, LayoutError
 
 __all__ = [
     "DEFAULT_LAYOUT",
@@ -65,7 +66,7 @@ def to_column(
     schema: Schema,
     layout: Layout = DEFAULT_LAYOUT,
     *,
-    dialect: str = "jms",
+    dialect: str = dialects.DEFAULT,
     fallback: bool = True,
 ) -> Column:
     """The filter as a boolean Column over DataFrames of `schema` (a DataFrame or its
@@ -92,7 +93,7 @@ def where(
     expression: Filter | str,
     layout: Layout = DEFAULT_LAYOUT,
     *,
-    dialect: str = "jms",
+    dialect: str = dialects.DEFAULT,
 ) -> DataFrame:
     """The rows of `df` the filter matches (TRUE; FALSE and UNKNOWN rows are dropped)."""
     return df.where(to_column(expression, df, layout, dialect=dialect))
@@ -103,7 +104,7 @@ def filter_udf(
     schema: Schema,
     layout: Layout = DEFAULT_LAYOUT,
     *,
-    dialect: str = "jms",
+    dialect: str = dialects.DEFAULT,
 ) -> Column:
     """The filter as a Column computed in an Arrow UDF: the explicit, always-available
     fallback (slower than `to_column`, same answers).
@@ -148,7 +149,7 @@ def explain(
     schema: Schema,
     layout: Layout = DEFAULT_LAYOUT,
     *,
-    dialect: str = "jms",
+    dialect: str = dialects.DEFAULT,
 ) -> Explanation:
     """Which parts of the filter are native Spark expressions on `schema` and which run
     in an Arrow UDF, and where each identifier is read from. `str()` of the result is a

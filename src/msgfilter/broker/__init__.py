@@ -11,13 +11,14 @@ A broker (or proxy, or consumer) that dispatches entries to a subscription asks 
 
 Modules: `results` (`FilterResult`, `EntryDecision`), `context` (`Entry`, `Position`,
 `EntryMetadata`, `FilterContext`), `filters` (`EntryFilter`, `ConsumerFilter`,
-`FilterChain`), `config` (`FilterConfig`), `builtin` (the built-in filters and the
-subscription-time validators), `loading` (class paths, entry points, definition files),
-`fanout` (`fan_out`: every subscription of a `SubscriptionIndex` on one entry).
-Batches: see `msgfilter.batch`. The guide is docs/broker.md.
+`FilterChain`), `config` (`FilterConfig`), one module per built-in filter (`pulsar_jms`
+with the subscription-time validators, `pulsar_tags`, `rocketmq`; `shared` what they
+share; `builtin` the registry of them by name), `loading` (class paths, entry points,
+definition files), `fanout` (`fan_out`: every subscription of a `SubscriptionIndex` on one entry).
+Batches: see `msgfilter.broker.batches`. The guide is docs/broker.md.
 """
 
-from ..batch import (
+from .batches import (
     BatchDecision,
     BatchMode,
     BatchOutcome,
@@ -26,20 +27,7 @@ from ..batch import (
     filter_batch,
     rebatch,
 )
-from .builtin import (
-    BUILTIN_FILTERS,
-    JmsSelectorConfig,
-    JmsSelectorFilter,
-    PredicateConsumerFilter,
-    PulsarTagConfig,
-    PulsarTagEntryFilter,
-    RocketMQConfig,
-    RocketMQEntryFilter,
-    expression_dialect,
-    rocketmq_dialect,
-    validate_consumer_metadata,
-    validate_subscription_properties,
-)
+from .builtin import BUILTIN_FILTERS
 from .config import FilterConfig
 from .context import Entry, EntryMetadata, FilterContext, Position
 from .errors import FilterConfigError, FilterLoadError
@@ -57,7 +45,16 @@ from .loading import (
     load_filters,
     read_definition,
 )
+from .pulsar_jms import (
+    JmsSelectorConfig,
+    JmsSelectorFilter,
+    validate_consumer_metadata,
+    validate_subscription_properties,
+)
+from .pulsar_tags import PulsarTagConfig, PulsarTagEntryFilter
 from .results import EntryDecision, FilterResult, combine
+from .rocketmq import RocketMQConfig, RocketMQEntryFilter, rocketmq_dialect
+from .shared import PredicateConsumerFilter, expression_dialect
 
 __all__ = [
     "BUILTIN_FILTERS",

@@ -30,8 +30,8 @@ from __future__ import annotations
 from collections.abc import Hashable, Iterator
 from dataclasses import dataclass
 
-from ..batch import BatchMode
 from ..index import SubscriptionIndex
+from .batches import BatchMode
 from .context import Entry
 from .results import EntryDecision, FilterResult
 
@@ -107,7 +107,7 @@ def fan_out(
 
     `index` maps subscription keys to selectors (`SubscriptionIndex.add`). A message is
     accepted by the subscriptions whose selector is TRUE for it (FALSE and UNKNOWN reject,
-    as `Filter.matches`). `mode` decides a batch as `msgfilter.batch.filter_batch` does:
+    as `Filter.matches`). `mode` decides a batch as `msgfilter.broker.batches.filter_batch` does:
     EXACT keeps the matching messages, ANY the whole batch when one matches.
     """
     if entry.metadata.marker or not entry.size:

@@ -50,7 +50,7 @@ class EntryDecision:
     has one). `result` is the entry-level answer: what `EntryFilter.filter_entry` returns
     and what Pulsar's dispatcher acts on. When the messages do not all share one result
     (only in `BatchMode.EXACT`), the dispatcher delivers the `kept` messages (see
-    `msgfilter.batch.rebatch`), acknowledges the `acknowledge` ones individually, and
+    `msgfilter.broker.batches.rebatch`), acknowledges the `acknowledge` ones individually, and
     redelivers the entry later for the `rescheduled` ones.
     """
 

@@ -1,6 +1,6 @@
 """`SubscriptionIndex.match_table`: (row, key) pairs for an Arrow table, columnar.
 
-Rows are messages by the rules of `msgfilter.tables.Layout`, exactly as
+Rows are messages by the rules of `msgfilter.layout.Layout`, exactly as
 `msgfilter.arrow.messages` makes them. Candidates come per batch from the distinct
 values of each indexed identifier (`table_candidates`), never row by row. An entry the
 index decides alone gives its pairs directly; any other candidate filter is evaluated
@@ -14,13 +14,12 @@ more than `msgfilter.arrow`'s cache keeps), so the first batch of a schema pays 
 
 from __future__ import annotations
 
-import threading
 import warnings
 from collections.abc import Callable, Hashable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from ..tables import Layout
+from ..layout import Layout
 from .entries import Entry
 from .store import SelectorStore, TagStore
 
@@ -41,10 +40,6 @@ Candidates = Callable[[Any], tuple[Iterable[Entry], Iterable[Entry]]]
 #: From this many candidate rows on, a filter with an Arrow plan is evaluated with Arrow
 #: kernels (one plan call costs about as much as this many `matches` calls).
 COLUMNAR_ROWS = 32
-
-#: Arrow plans kept, most recently used, per (dialect, text, filter class, schema, layout):
-#: one per distinct filter of an index, so many more than `msgfilter.arrow` keeps.
-PLAN_CACHE_SIZE = 65_536
 
 
 @dataclass(frozen=True, slots=True)
@@ -210,7 +205,7 @@ class _Batch:
         import pyarrow as pa
         import pyarrow.compute as pc
 
-        from ..arrow import RowwiseFallbackWarning
+        from ..backends.arrow.plans import RowwiseFallbackWarning
 
         whole = 2 * len(at) >= self.table.num_rows
         reuse = bool(shared) and not whole and (keep or shared == self._taken[0])
@@ -250,30 +245,15 @@ class _Batch:
         return self.table.select(keep)
 
 
-_plans: dict[tuple[str, str, type, Any, Layout], Any] = {}
-_plans_lock = threading.Lock()
-
-
 def _plan(f: Filter, schema: pa.Schema, layout: Layout) -> Any:
-    """The Arrow plan of `f` over tables of `schema` (None: it runs row by row)."""
-    from ..backends.arrow import LOWERINGS, Unsupported, compile_arrow
+    """The Arrow plan of a selector over tables of `schema` (None: it runs row by row),
+    from the one plan cache (`backends.arrow.plans`)."""
+    from ..backends.arrow.plans import plan_of
     from ..selector import SelectorFilter
 
-    if f.model not in LOWERINGS or not isinstance(f, SelectorFilter):
+    if not isinstance(f, SelectorFilter):
         return None
-    # By text, not by filter: 0.0 and -0.0 literals make equal trees, different selectors.
-    key = (f.dialect, f.text, type(f), schema, layout)
-    with _plans_lock:
-        if key in _plans:
-            return _plans[key]
-    try:
-        built: Any = compile_arrow(f.tree, f.model, schema, layout)
-    except Unsupported:
-        built = None
-    with _plans_lock:
-        if len(_plans) >= PLAN_CACHE_SIZE:
-            _plans.clear()
-        return _plans.setdefault(key, built)
+    return plan_of(f, schema, layout)
 
 
 def _row_by_row(batch: _Batch, at: Ints, state: IndexState) -> list[tuple[Ints, Entry]]:

@@ -17,7 +17,7 @@ from collections.abc import Iterable, Mapping
 from types import MappingProxyType
 from typing import Any
 
-from ..message import Message
+from ..message import as_mapping
 from ..semantics.model import ValueModel
 from ..tags import message_tag, message_tags
 from . import canonical as c
@@ -374,13 +374,6 @@ class TagStore:
 _ITERABLE = (dict, MappingProxyType)
 
 
-def view_of(message: Any) -> Mapping[str, object]:
-    """What the selector evaluators read a message through (`m.get`)."""
-    if type(message) is dict:
-        return message
-    if isinstance(message, Message):
-        # The dict behind `view` (a slot read; the index only reads it).
-        return message._view
-    if isinstance(message, Mapping):
-        return message
-    return {}
+#: What the selector evaluators read a message through (`m.get`): `message.as_mapping`,
+#: under the name the index's modules import it by.
+view_of = as_mapping

@@ -11,8 +11,8 @@ from .. import dialects
 from ..engine import compile as _compile
 from ..errors import FilterError
 from ..filter import Filter
+from ..layout import DEFAULT_LAYOUT, Layout
 from ..semantics.model import ValueModel
-from ..tables import DEFAULT_LAYOUT, Layout
 from .clause_store import ClauseStore
 from .clauses import ClausePlan, plan_clauses
 from .columnar import IndexState, match_table
@@ -36,7 +36,7 @@ class SubscriptionIndex:
     after a change, never half of it (filters are compiled outside the lock).
     """
 
-    def __init__(self, dialect: str = "jms") -> None:
+    def __init__(self, dialect: str = dialects.DEFAULT) -> None:
         self._dialect = dialects.get(dialect).name
         self._lock = threading.Lock()
         self._keys: dict[Hashable, Entry] = {}       # in insertion order

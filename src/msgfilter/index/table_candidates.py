@@ -1,6 +1,6 @@
 """Candidate (row, entry) pairs of a whole Arrow batch, from its distinct values.
 
-Each identifier the postings hold is read where `msgfilter.tables` says (the Arrow
+Each identifier the postings hold is read where `msgfilter.layout` says (the Arrow
 backend's readers) and dictionary-encoded per selector kind; each DISTINCT value is looked
 up once, by the per-message look-up itself (`SelectorStore.candidates` over a one-value
 view), so keys follow exactly the canonical forms a message's lookup uses. The hits of a
@@ -16,9 +16,9 @@ from dataclasses import dataclass
 from itertools import chain
 from typing import TYPE_CHECKING, Any
 
+from ..layout import OTHER, Layout
 from ..message import TAGS_PROPERTY
 from ..semantics.model import ValueModel
-from ..tables import OTHER, Layout
 from .store import SelectorStore, TagStore
 
 if TYPE_CHECKING:

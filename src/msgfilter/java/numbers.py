@@ -18,7 +18,7 @@ checked against a Java 17 JVM by tests/data/java (JavaTables.java):
 - `Boolean.valueOf`: "true" in any case is true, everything else false.
 
 The regular-expression texts at the end (`*_RE2`) say the same acceptance in RE2 syntax,
-for backends that test whole columns; `tests/test_java_numbers.py` checks they agree.
+for backends that test whole columns; `tests/java/test_java_numbers.py` checks they agree.
 """
 
 from __future__ import annotations

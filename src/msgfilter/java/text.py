@@ -87,7 +87,7 @@ def value_text(value: object) -> str:
     `str` is a String, `bool` a Boolean (`true`/`false`), None `null`, an `int` any of
     Byte/Short/Integer/Long/BigDecimal (all decimal, no grouping: an integral BigDecimal
     has scale 0, so no exponent), a `float` a Double unless its class says it is a Java
-    `float` (`java_name == "float"`, as `msgfilter.jtypes.Float` does: Float.toString),
+    `float` (`java_name == "float"`, as `msgfilter.java.types.Float` does: Float.toString),
     and a list a `java.util.List` (`[a, b]`, each item by this same rule)."""
     if type(value) is str:
         return value

@@ -412,7 +412,7 @@ def _route_index(
     from pyspark.sql import types as T
 
     from ..index import SubscriptionIndex
-    from ..tables import DEFAULT_LAYOUT
+    from ..layout import DEFAULT_LAYOUT
     from . import route_index as ri
 
     index = SubscriptionIndex()

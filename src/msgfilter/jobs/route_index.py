@@ -31,7 +31,7 @@ from typing import Any
 
 from ..filter import Filter
 from ..index import SubscriptionIndex
-from ..tables import DEFAULT_LAYOUT, Layout
+from ..layout import DEFAULT_LAYOUT, Layout
 
 #: Internal columns of the routed rows (never archive columns: '#' is no identifier).
 BYTES_COLUMN, KEY_COLUMN = "#bytes", "#subscription"

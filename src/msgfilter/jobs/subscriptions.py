@@ -29,6 +29,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from .. import dialects
 from . import demo
 
 #: Customers `demo-data` draws keys from ("cust-1" .. "cust-50000").
@@ -50,7 +51,7 @@ class DemoSubscription:
 
     name: str
     expression: str
-    dialect: str = "jms"
+    dialect: str = dialects.DEFAULT
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

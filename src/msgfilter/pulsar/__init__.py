@@ -14,18 +14,13 @@ by protoc 3.21.12 from pulsar_entry.proto). Needs the ``pulsar`` extra
 (``pip install msgfilter[pulsar]``). The guide is docs/pulsar-entries.md.
 """
 
-from .codec import (
-    decode_batch,
-    decode_metadata,
-    decode_payload,
-    encode_batch,
-    encode_payload,
-)
+from .codec import decode_batch, decode_metadata, decode_payload
 from .compression import CODECS, DEFAULT_MAX_UNCOMPRESSED
 from .entries import StoredEntry, decide_entry, read_entry
 from .errors import EncryptedEntryError, EntryFormatError
 from .model import BatchMessage, BatchMetadata
 from .rebatch import COMPACTED_OUT, RebatchedEntry, ack_set, rebatch_entry
+from .writer import encode_batch, encode_payload
 
 __all__ = [
     "CODECS",

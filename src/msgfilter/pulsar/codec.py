@@ -1,4 +1,5 @@
-"""Reading and writing the bytes of a stored Pulsar entry (Pulsar's layout, exactly).
+"""Reading the bytes of a stored Pulsar entry (Pulsar's layout, exactly; `writer` writes
+them).
 
 An entry, as the producer sends it and the broker stores it::
 
@@ -15,33 +16,29 @@ crc32c the checksum, cramjam and zlib the payload.
 
 from __future__ import annotations
 
-import enum
 import struct
-from collections.abc import Iterable, Sequence
 from operator import attrgetter
 from typing import Any, Final
 
 import crc32c
 from google.protobuf.message import DecodeError
 
-from ..jsmtype import adopted_pulsar_message
 from ..message import Message
+from ..pulsar_jms.messages import adopted_pulsar_message
 from . import pulsar_entry_pb2 as pb
 from .compression import (
-    CODEC_NUMBERS,
     CODECS,
     DEFAULT_MAX_UNCOMPRESSED,
-    codec_name,
-    compress,
     decompress,
 )
 from .errors import EncryptedEntryError, EntryFormatError
-from .model import BatchMessage, BatchMetadata, _text, built_fields, read_message
+from .model import BatchMessage, BatchMetadata, as_text, read_message
 
 CHECKSUM_MAGIC: Final = b"\x0e\x01"
 BROKER_ENTRY_METADATA_MAGIC: Final = b"\x0e\x02"
 
-_U32 = struct.Struct(">I")
+#: Every integer of the layout: a big-endian u32.
+U32 = struct.Struct(">I")
 _KV = attrgetter("key", "value")
 _Single = pb.SingleMessageMetadata
 #: The same bytes with the properties as a map: the decoder parses each message through
@@ -60,16 +57,8 @@ _REQUIRED = ("producer_name", "sequence_id", "publish_time")
 _PARSES_PER_OBJECT = 128
 
 
-class _Same(enum.Enum):
-    """encode_batch's default compression: the one `BatchMetadata.compression` names."""
 
-    SAME = "same"
-
-
-SAME = _Same.SAME
-
-
-class _Frame:
+class Frame:
     """The parts of an entry: the metadata message, and where the payload is."""
 
     __slots__ = ("metadata", "payload", "payload_offset")
@@ -83,10 +72,10 @@ class _Frame:
 def _u32(view: memoryview, offset: int, what: str) -> int:
     if offset + 4 > len(view):
         raise EntryFormatError(f"the entry ends inside the {what}", offset)
-    return int(_U32.unpack_from(view, offset)[0])
+    return int(U32.unpack_from(view, offset)[0])
 
 
-def _frame(entry: bytes | bytearray | memoryview) -> _Frame:
+def read_frame(entry: bytes | bytearray | memoryview) -> Frame:
     view = memoryview(entry).cast("B")
     offset = 0
     if bytes(view[:2]) == BROKER_ENTRY_METADATA_MAGIC:
@@ -119,14 +108,14 @@ def _frame(entry: bytes | bytearray | memoryview) -> _Frame:
     if not metadata.IsInitialized():
         missing = ", ".join(n for n in _REQUIRED if not metadata.HasField(n))
         raise EntryFormatError(f"MessageMetadata lacks required fields: {missing}", start)
-    return _Frame(metadata, view[start + size :], start + size)
+    return Frame(metadata, view[start + size :], start + size)
 
 
 def _optional(message: object, name: str) -> object:
     return getattr(message, name) if message.HasField(name) else None  # type: ignore[attr-defined]
 
 
-def _metadata(m: pb.MessageMetadata) -> BatchMetadata:
+def metadata_of(m: pb.MessageMetadata) -> BatchMetadata:
     if m.compression not in CODECS:
         raise EntryFormatError(f"unknown compression type {m.compression}", 0, "metadata")
     rest = pb.MessageMetadata()
@@ -165,7 +154,7 @@ def decode_metadata(entry: bytes | bytearray | memoryview) -> BatchMetadata:
 
     Checks the checksum when there is one. Raises `EntryFormatError`.
     """
-    return _metadata(_frame(entry).metadata)
+    return metadata_of(read_frame(entry).metadata)
 
 
 def decode_batch(
@@ -181,13 +170,13 @@ def decode_batch(
     payload whose declared uncompressed size is above `max_uncompressed_size` is refused
     before anything is allocated for it.
     """
-    frame = _frame(entry)
-    meta = _metadata(frame.metadata)
-    return meta, _decode(frame, meta, max_uncompressed_size)
+    frame = read_frame(entry)
+    meta = metadata_of(frame.metadata)
+    return meta, decode_messages(frame, meta, max_uncompressed_size)
 
 
-def _decode(
-    frame: _Frame, meta: BatchMetadata, cap: int, filtered: list[Message] | None = None
+def decode_messages(
+    frame: Frame, meta: BatchMetadata, cap: int, filtered: list[Message] | None = None
 ) -> tuple[BatchMessage, ...]:
     """The messages of a framed entry whose metadata is `meta` (`decode_batch`'s work
     once the entry is framed); with `filtered`, each message's `msgfilter.Message` is
@@ -224,8 +213,8 @@ def decode_payload(
     """The entry's payload, decompressed (for a batch: the messages, each after its
     ``SingleMessageMetadata``, as Pulsar's batch readers take it). Raises
     `EntryFormatError`, or `EncryptedEntryError` for an encrypted entry."""
-    frame = _frame(entry)
-    meta = _metadata(frame.metadata)
+    frame = read_frame(entry)
+    meta = metadata_of(frame.metadata)
     if meta.encrypted:
         raise EncryptedEntryError(
             "the entry is encrypted (encryption_keys present): its payload is not decoded"
@@ -233,7 +222,7 @@ def decode_payload(
     return _payload(frame, meta.compression, max_uncompressed_size)
 
 
-def _payload(frame: _Frame, codec: str, cap: int) -> bytes:
+def _payload(frame: Frame, codec: str, cap: int) -> bytes:
     m = frame.metadata
     data = frame.payload
     if codec == "NONE":
@@ -271,7 +260,7 @@ def _messages(
         raise EntryFormatError(
             f"num_messages_in_batch {count} cannot fit in a {end}-byte payload", 0, "payload"
         )
-    unpack = _U32.unpack_from
+    unpack = U32.unpack_from
     # A filter's Message needs the properties as a dict: the view's map gives them at
     # half the cost of the pairs. Otherwise only payload_size is read (see read_message),
     # and the full message parses a tenth faster than the view, which builds the map.
@@ -339,7 +328,7 @@ def _messages(
                 found = s.properties
                 props: dict[str, object] = {k: found[k] for k in found}
                 if bytes in map(type, props.values()):
-                    props = {k: _text(v) if isinstance(v, bytes) else v for k, v in props.items()}
+                    props = {k: as_text(v) if isinstance(v, bytes) else v for k, v in props.items()}
             except UnicodeDecodeError:
                 # A key that is not UTF-8 (the map cannot hold it): built from the pairs,
                 # as BatchMessage.to_message builds it.
@@ -347,7 +336,7 @@ def _messages(
                 continue
             # An absent event_time reads 0, which pulsar_message takes as no value.
             filtered.append(adopted_pulsar_message(
-                props, None if key is None else _text(key), s.event_time, sequence_id
+                props, None if key is None else as_text(key), s.event_time, sequence_id
             ))
     if offset != end:
         raise EntryFormatError(
@@ -367,138 +356,3 @@ def _view_error(raw: bytes, error: DecodeError) -> DecodeError:
     except DecodeError as view_error:
         return view_error
     return error
-
-
-# --- writing -------------------------------------------------------------------------------
-
-
-def _single_metadata(message: BatchMessage) -> bytes:
-    # A message without raw_metadata was built: its fields are all set (built_fields).
-    (
-        payload, properties, partition_key, partition_key_b64_encoded, ordering_key,
-        event_time, sequence_id, null_value, null_partition_key, compacted_out,
-    ) = built_fields(message)
-    s = _Single(payload_size=len(payload))
-    for key, value in properties:
-        s.properties.add(key=key, value=value)
-    if partition_key is not None:
-        s.partition_key = partition_key
-    if compacted_out:
-        s.compacted_out = True
-    if event_time is not None:
-        s.event_time = event_time
-    if partition_key_b64_encoded:
-        s.partition_key_b64_encoded = True
-    if ordering_key is not None:
-        s.ordering_key = ordering_key
-    if sequence_id is not None:
-        s.sequence_id = sequence_id
-    if null_value:
-        s.null_value = True
-    if null_partition_key:
-        s.null_partition_key = True
-    return s.SerializeToString()
-
-
-def encode_payload(messages: Iterable[BatchMessage]) -> bytes:
-    """The uncompressed batch payload of `messages`.
-
-    A message read from an entry and not changed is written with the metadata bytes it
-    was read from.
-    """
-    parts: list[bytes] = []
-    append = parts.append
-    pack = _U32.pack
-    for message in messages:
-        raw = message.raw_metadata
-        if raw is None:
-            raw = _single_metadata(message)
-        append(pack(len(raw)))
-        append(raw)
-        append(message.payload)
-    return b"".join(parts)
-
-
-def _entry_metadata(
-    meta: BatchMetadata, codec: str, count: int | None, uncompressed: int
-) -> pb.MessageMetadata:
-    m = pb.MessageMetadata()
-    if meta.extra:
-        try:
-            m.ParseFromString(meta.extra)
-        except DecodeError as error:
-            raise ValueError(f"BatchMetadata.extra is not MessageMetadata bytes: {error}") from None
-    m.producer_name = meta.producer_name
-    m.sequence_id = meta.sequence_id
-    m.publish_time = meta.publish_time
-    for key, value in meta.properties:
-        m.properties.add(key=key, value=value)
-    if meta.replicated_from is not None:
-        m.replicated_from = meta.replicated_from
-    if meta.partition_key is not None:
-        m.partition_key = meta.partition_key
-    m.replicate_to.extend(meta.replicate_to)
-    if codec != "NONE":
-        m.compression = CODEC_NUMBERS[codec]
-        m.uncompressed_size = uncompressed
-    if count is not None:
-        m.num_messages_in_batch = count
-    if meta.event_time is not None:
-        m.event_time = meta.event_time
-    if meta.schema_version is not None:
-        m.schema_version = meta.schema_version
-    if meta.partition_key_b64_encoded:
-        m.partition_key_b64_encoded = True
-    if meta.ordering_key is not None:
-        m.ordering_key = meta.ordering_key
-    if meta.deliver_at_time is not None:
-        m.deliver_at_time = meta.deliver_at_time
-    if meta.marker_type is not None:
-        m.marker_type = meta.marker_type
-    if meta.highest_sequence_id is not None:
-        m.highest_sequence_id = meta.highest_sequence_id
-    return m
-
-
-def encode_batch(
-    meta: BatchMetadata,
-    messages: Sequence[BatchMessage],
-    compression: str | _Same | None = SAME,
-    *,
-    checksum: bool = True,
-) -> bytes:
-    """The bytes of an entry holding `messages` under `meta`, as Pulsar stores it.
-
-    `compression` is ``None``/``"NONE"``, ``"LZ4"``, ``"ZLIB"``, ``"ZSTD"`` or ``"SNAPPY"``
-    (any case); left out, it is `meta.compression`. ``num_messages_in_batch`` and
-    ``uncompressed_size`` are written from the messages (the size only when compressing,
-    as the C++ client does). With `checksum` (the default) the entry starts with the
-    magic 0x0e01 and the CRC32C of the rest.
-
-    For `meta.batched` False (the non-batched format) give exactly one message: its
-    payload is the entry's payload, and the entry's properties, key and event time are
-    `meta`'s.
-    """
-    codec = meta.compression if compression is SAME else codec_name(compression)
-    if meta.batched:
-        payload = encode_payload(messages)
-        count: int | None = len(messages)
-    else:
-        if len(messages) != 1:
-            raise ValueError(
-                f"a non-batched entry holds exactly one message, not {len(messages)}"
-            )
-        payload = messages[0].payload
-        count = None
-    m = _entry_metadata(meta, codec, count, len(payload))
-    if not meta.batched:
-        if messages[0].null_value:
-            m.null_value = True
-        if messages[0].null_partition_key:
-            m.null_partition_key = True
-    body = compress(codec, payload)
-    raw = m.SerializeToString()
-    framed = b"".join((_U32.pack(len(raw)), raw, body))
-    if not checksum:
-        return framed
-    return b"".join((CHECKSUM_MAGIC, _U32.pack(crc32c.crc32c(framed)), framed))

@@ -21,7 +21,7 @@ from ..broker.context import Entry, EntryMetadata, FilterContext, Position
 from ..broker.filters import EntryFilter
 from ..broker.results import EntryDecision, FilterResult
 from ..message import Message
-from .codec import _decode, _frame, _metadata
+from .codec import decode_messages, metadata_of, read_frame
 from .compression import DEFAULT_MAX_UNCOMPRESSED
 from .model import BatchMessage, BatchMetadata
 
@@ -61,8 +61,8 @@ def read_entry(
     max_uncompressed_size: int = DEFAULT_MAX_UNCOMPRESSED,
 ) -> StoredEntry:
     """Decode `data`, the entry stored at `position`. Raises `EntryFormatError`."""
-    frame = _frame(data)
-    meta = _metadata(frame.metadata)
+    frame = read_frame(data)
+    meta = metadata_of(frame.metadata)
     if meta.encrypted:
         if meta.batched:
             count = frame.metadata.num_messages_in_batch
@@ -78,7 +78,7 @@ def read_entry(
         return StoredEntry(position, meta, 1, (), entry, data)
     # Framed once; each message parsed once, its Message built from that parse.
     filtered: list[Message] = []
-    messages = _decode(frame, meta, max_uncompressed_size, filtered)
+    messages = decode_messages(frame, meta, max_uncompressed_size, filtered)
     entry = Entry(position, tuple(filtered), entry_metadata(meta, len(messages)))
     return StoredEntry(position, meta, len(messages), messages, entry, data)
 

@@ -7,9 +7,9 @@ from dataclasses import dataclass, field, fields
 from operator import attrgetter
 from typing import Any
 
-from ..jsmtype import adopted_pulsar_message
 from ..lazyslots import UNSET, LazySlot
 from ..message import Message
+from ..pulsar_jms.messages import adopted_pulsar_message
 from .compression import codec_name
 from .pulsar_entry_pb2 import SingleMessageMetadata
 
@@ -99,14 +99,14 @@ class BatchMessage:
         `msgfilter.jsmtype.pulsar_message`)."""
         key = self.partition_key
         return adopted_pulsar_message(
-            {_text(k): _text(v) for k, v in self.properties},
-            None if key is None else _text(key),
+            {as_text(k): as_text(v) for k, v in self.properties},
+            None if key is None else as_text(key),
             self.event_time,
             self.sequence_id,
         )
 
 
-def _text(value: str | bytes) -> str:
+def as_text(value: str | bytes) -> str:
     """A string field as a filter reads it: protobuf gives one that is not UTF-8 as
     bytes; Pulsar's Java classes read it with U+FFFD for what does not decode (Python's
     replacement: one U+FFFD per byte of an encoded surrogate, where Java gives one)."""

@@ -19,17 +19,18 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..batch import Placeholder, rebatch
-from .codec import SAME, _Same, _single_metadata, decode_batch, encode_batch
+from ..broker.batches import Placeholder, rebatch
+from .codec import decode_batch
 from .compression import DEFAULT_MAX_UNCOMPRESSED
 from .model import BatchMessage, BatchMetadata, read_message
+from .writer import SAME, Same, encode_batch, single_metadata
 
 #: The slot a dropped message leaves in a marked batch: no payload, no metadata but the
 #: flag (the dropped message's properties and key are not kept).
 COMPACTED_OUT = BatchMessage(compacted_out=True)
 #: The same slot with its metadata bytes: written as they are, not serialised again for
 #: each dropped message.
-_COMPACTED_OUT_SLOT = read_message(b"", _single_metadata(COMPACTED_OUT))
+_COMPACTED_OUT_SLOT = read_message(b"", single_metadata(COMPACTED_OUT))
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,14 +89,14 @@ def rebatch_entry(
     keep: Any,
     *,
     mark_compacted_out: bool = False,
-    compression: str | _Same | None = SAME,
+    compression: str | Same | None = SAME,
     checksum: bool = True,
     max_uncompressed_size: int = DEFAULT_MAX_UNCOMPRESSED,
 ) -> RebatchedEntry:
     """Rewrite `entry` with the messages `keep` names.
 
     `entry` is an entry's bytes or what `decode_batch` returned for it. `keep` is what
-    `msgfilter.batch.rebatch` takes: a `BatchDecision`, an `EntryDecision` (its REJECTed
+    `msgfilter.broker.batches.rebatch` takes: a `BatchDecision`, an `EntryDecision` (its REJECTed
     messages are acknowledged, its RESCHEDULEd ones are not), or batch indexes.
     `compression` defaults to the entry's own codec. A non-batched entry is kept whole
     (its bytes unchanged) or not at all. Raises `EntryFormatError` for malformed bytes,

@@ -15,7 +15,17 @@ from typing import Any
 
 from .. import java
 from ..errors import EvaluationFailure
-from ..jtypes import BigDecimal, Byte, Double, Float, Int, JavaFloating, JavaInteger, Long, Short
+from ..java.types import (
+    BigDecimal,
+    Byte,
+    Double,
+    Float,
+    Int,
+    JavaFloating,
+    JavaInteger,
+    Long,
+    Short,
+)
 
 _HEADER_TYPES: dict[str, type] = {
     "JMSPriority": Int, "JMSTimestamp": Long, "JMSExpiration": Long,
@@ -76,7 +86,7 @@ def _is_number(value: Any) -> bool:
     return type(value) in _NUMBER_CLASSES
 
 
-def _compare_to(left: Any, right: Any) -> int:
+def compare_to(left: Any, right: Any) -> int:
     """Comparable.compareTo of two values of one Java class."""
     if type(left) is not type(right):
         raise _class_cast(
@@ -100,7 +110,7 @@ def _java_class(value: Any) -> str:
     return names.get(type(value), "java.lang.Object")
 
 
-def _java_equals(left: Any, right: Any) -> bool:
+def java_equals(left: Any, right: Any) -> bool:
     if type(left) is not type(right):
         return False
     if isinstance(left, float):
@@ -190,14 +200,14 @@ def compare(left: Any, right: Any, convert: bool = False, artemis: bool = False)
         return None
     if pair is None:
         return None
-    return _compare_to(*pair)
+    return compare_to(*pair)
 
 
 def eq(left: Any, right: Any, convert: bool = False, artemis: bool = False) -> bool | None:
     """EqualExpression: asymmetric with NULL, equals() first, then compare()."""
     if (left is None) != (right is None):
         return None if left is None else False
-    if left is right or left is None or _java_equals(left, right):
+    if left is right or left is None or java_equals(left, right):
         return True
     c = compare(left, right, convert, artemis)
     return c == 0 if c is not None else False
@@ -351,7 +361,7 @@ def call(name: str, args: list[Any], regex: Callable[[str], Any]) -> Any:
             for item in collection:
                 if item is None:
                     raise JavaException("java.lang.NullPointerException", "null list item")
-                if _java_equals(item, value):
+                if java_equals(item, value):
                     return True
             return False
         if name == "REGEX":

@@ -52,7 +52,7 @@ def activemq_like_regex(pattern: str, escape: str | None) -> str:
     return "".join(out)
 
 
-def _segments(regex: str) -> LikePattern:
+def regex_segments(regex: str) -> LikePattern:
     """Read ActiveMQ's LIKE regex back as LIKE segments (None = any one character)."""
     segments: list[Segment] = []
     current: list[str | None] = []
@@ -82,7 +82,7 @@ def _segments(regex: str) -> LikePattern:
 def amq_like(pattern: str, escape: str | None) -> Callable[[str], bool]:
     """ActiveMQ's LIKE matcher for `pattern`; PatternError where ActiveMQ's regex fails
     to compile (the selector is then rejected)."""
-    return compile_segments(_segments(activemq_like_regex(pattern, escape)))
+    return compile_segments(regex_segments(activemq_like_regex(pattern, escape)))
 
 
 # -- regular expressions of the functions -------------------------------------------------

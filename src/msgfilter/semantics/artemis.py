@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .. import java
-from ..jtypes import Int, Long
+from ..java.types import Int, Long
 from ..syntax import nodes as n
 from .activemq import prop as activemq_prop
 
@@ -136,13 +136,6 @@ def prepare(selector: str) -> Prepared:
     begin = start + len(trimmed) - len(rest)
     body = " " * begin + rest + " " * (len(text) - begin - len(rest))
     return Prepared(body, text, flags["convert"], flags["hyphenated"], not trimmed)
-
-
-def unparse_prefix(convert: bool, hyphenated: bool) -> str:
-    """The prefixes that give a canonical text the same switches."""
-    return ("convert_string_expressions:" if convert else "") + (
-        "hyphenated_props:" if hyphenated else ""
-    )
 
 
 # -- header identifiers -------------------------------------------------------------------

@@ -16,7 +16,7 @@ class ValueModel(Enum):
     #: RocketMQ's SQL92: string properties converted to the literal's Java type, asymmetric
     #: NULL equality, evaluation aborted where the broker throws.
     ROCKETMQ = "rocketmq"
-    #: ActiveMQ Classic 5.17: exact Java types (`msgfilter.jtypes`), its conversion ladder
+    #: ActiveMQ Classic 5.17: exact Java types (`msgfilter.java.types`), its conversion ladder
     #: and evaluation failures as outcomes.
     ACTIVEMQ = "activemq"
     #: ActiveMQ Artemis: ActiveMQ's Java types with Artemis's conversions (Float meets
@@ -32,7 +32,7 @@ class ValueModel(Enum):
     PULSAR_TAG = "pulsar-tag"
 
 
-#: The models whose values are Java-typed (`msgfilter.jtypes`): column backends hand them
+#: The models whose values are Java-typed (`msgfilter.java.types`): column backends hand them
 #: each column's Java type.
 JAVA_TYPED: frozenset[ValueModel] = frozenset(
     {ValueModel.ACTIVEMQ, ValueModel.ARTEMIS, ValueModel.QPID}

@@ -1,6 +1,6 @@
 """Value rules of the `qpid` dialect: Qpid Broker-J's selector evaluation (its
 org.apache.qpid.server.filter package, docs/qpid.md), with the Java types of
-`msgfilter.jtypes`.
+`msgfilter.java.types`.
 
 Qpid's filter code began as ActiveMQ's, so the Java value rules it shares with ActiveMQ
 (literal classes, arithmetic, negation, text) are `semantics.activemq`'s; this module
@@ -24,9 +24,19 @@ from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
-from ..jtypes import BigDecimal, Byte, Double, Float, Int, JavaFloating, JavaInteger, Long, Short
+from ..java.types import (
+    BigDecimal,
+    Byte,
+    Double,
+    Float,
+    Int,
+    JavaFloating,
+    JavaInteger,
+    Long,
+    Short,
+)
 from . import activemq as amq
-from .activemq_like import PatternError, _segments
+from .activemq_like import PatternError, regex_segments
 from .like import compile_segments
 
 #: The exception Qpid's expressions throw while evaluating.
@@ -105,7 +115,7 @@ def compare(left: Any, right: Any) -> int | None:
         if target is None:
             return None
         left, right = target(left), target(right)
-    return amq._compare_to(left, right)
+    return amq.compare_to(left, right)
 
 
 def eq(left: Any, right: Any) -> bool:
@@ -113,7 +123,7 @@ def eq(left: Any, right: Any) -> bool:
     compare()."""
     if left is None or right is None:
         return left is right
-    if amq._java_equals(left, right):
+    if amq.java_equals(left, right):
         return True
     return compare(left, right) == 0
 
@@ -200,7 +210,7 @@ def qpid_like_regex(pattern: str, escape: str | None) -> str:
 def qpid_like(pattern: str, escape: str | None) -> Callable[[str], bool]:
     """Qpid's LIKE matcher for `pattern`; PatternError where its regex does not compile
     (the selector is then rejected)."""
-    return compile_segments(_segments(qpid_like_regex(pattern, escape)))
+    return compile_segments(regex_segments(qpid_like_regex(pattern, escape)))
 
 
 __all__ = [

@@ -36,7 +36,7 @@ def prop(value: Any) -> Any:
     return value if text is None else text
 
 
-def _parse_integer(text: str, bound: int) -> int:
+def parse_rocketmq_integer(text: str, bound: int) -> int:
     """Integer.valueOf (`bound` 2**31-1) or Long.valueOf (2**63-1) of a property."""
     try:
         return java.parse_integer(text, 32 if bound == _INT32 else 64)
@@ -59,7 +59,7 @@ def _convert(text: str, like: Any) -> Any:
     if kind is bool:
         return java.parse_boolean(text)
     if kind is int:
-        return _parse_integer(text, _INT32 if -_INT32 <= like <= _INT32 else _INT64)
+        return parse_rocketmq_integer(text, _INT32 if -_INT32 <= like <= _INT32 else _INT64)
     if kind is float:
         return parse_double(text)
     raise Undelivered("incomparable")

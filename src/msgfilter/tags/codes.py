@@ -9,7 +9,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from ..java import JAVA_WHITESPACE, java_trim, string_hash
-from ..message import TAGS_PROPERTY, Message, as_mapping
+from ..message import TAGS_PROPERTY, as_mapping
 
 __all__ = ["JAVA_WHITESPACE", "java_trim", "message_tag", "message_tag_code", "tag_code"]
 
@@ -47,12 +47,8 @@ def message_tag(message: object) -> str | None:
     Never raises: a message that is not a mapping, or whose `TAGS` is not a string,
     reads as untagged. An empty tag is returned as "" (the broker treats it as untagged).
     """
-    if type(message) is dict:
-        tag = message.get(TAGS_PROPERTY)
-    elif isinstance(message, Message):
-        tag = message._view.get(TAGS_PROPERTY)
-    else:
-        tag = as_mapping(message).get(TAGS_PROPERTY)
+    props = message if type(message) is dict else as_mapping(message)
+    tag = props.get(TAGS_PROPERTY)
     return tag if isinstance(tag, str) else None
 
 

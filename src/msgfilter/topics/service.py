@@ -43,7 +43,6 @@ from dataclasses import dataclass, field
 from msgfilter.topics.config import DEFAULT_CONFIG, TopicListConfig
 from msgfilter.topics.errors import TopicListNotAllowedError, UnknownWatcherError
 from msgfilter.topics.hashing import java_sorted, sorted_topics_hash
-from msgfilter.topics.index import PrefixIndex
 from msgfilter.topics.listing import java_length, pattern_applies
 from msgfilter.topics.messages import EMPTY_HASH, GetTopicsResult, TopicListUpdate, WatchResult
 from msgfilter.topics.names import (
@@ -56,6 +55,7 @@ from msgfilter.topics.names import (
     validate_namespace,
 )
 from msgfilter.topics.pattern import TopicsPattern, remove_domain_scheme
+from msgfilter.topics.prefixes import PrefixIndex
 from msgfilter.topics.sorted_set import SortedTopicSet
 
 _log = logging.getLogger(__name__)

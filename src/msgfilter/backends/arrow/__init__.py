@@ -16,7 +16,7 @@ substring test) built from `parse_like`'s segments.
 The modules, by job:
 
     parts.py      values split by selector kind, and the helpers over them
-    columns.py    Arrow types -> parts (msgfilter.tables' type classes); identifier readers
+    columns.py    Arrow types -> parts (msgfilter.layout' type classes); identifier readers
     values.py     comparison and arithmetic kernels (J19-J32)
     like.py       LIKE and IN as kernels
     compiler.py   dispatch on node class through a model's table; BETWEEN once
@@ -32,7 +32,7 @@ node class its table lacks, raise `Unsupported` and are evaluated row by row by 
 
 from __future__ import annotations
 
-from ...tables import DEFAULT_LAYOUT, Layout, LayoutError
+from ...layout import DEFAULT_LAYOUT, Layout, LayoutError
 from .compiler import Unsupported
 from .plan import LOWERINGS, ROW_BY_ROW, Plan, compile_arrow
 from .rows import Opaque, message_rows, python_values

@@ -13,9 +13,9 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from ... import java
+from ...layout import LONG_MAX
 from ...semantics import rocketmq as rq
 from ...semantics import values as v
-from ...tables import LONG_MAX
 from .parts import FALSE, NULL_LONG, TRUE, Datum
 
 _INT32 = 2**31 - 1
@@ -93,7 +93,7 @@ def to_long(s: Datum, bound: int) -> tuple[Datum, Datum]:
     """Integer.valueOf (bound 2**31-1) or Long.valueOf of each string."""
     values, errors = _convert(
         s, pa.int64(), _JAVA_INTEGER, _ASCII_INTEGER,
-        lambda text: rq._parse_integer(text, bound),
+        lambda text: rq.parse_rocketmq_integer(text, bound),
     )
     limits = pa.scalar(-bound - 1, pa.int64()), pa.scalar(bound, pa.int64())
     out_of_range = pc.fill_null(

@@ -1,5 +1,5 @@
 """Reading columns: an Arrow type split into parts by the type classes of
-`msgfilter.tables`, and each identifier read where `tables.resolve` says."""
+`msgfilter.layout`, and each identifier read where `tables.resolve` says."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ from typing import Any, TypeAlias
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from ... import tables
-from ...tables import LONG_MAX, NULL, OTHER, STRING, Conversion, Layout
+from ... import layout as tables
+from ...layout import LONG_MAX, NULL, OTHER, STRING, Conversion, Layout
 from .parts import NULL_BOOL, PART_TYPES, TRUE, Datum, Parts, as_large_string, masked, merge
 
 #: How the value of one identifier is read from a Table or RecordBatch.

@@ -10,8 +10,8 @@ from typing import Any, TypeAlias
 
 import pyarrow as pa
 
+from ...layout import Layout
 from ...syntax import nodes as n
-from ...tables import Layout
 from ..between import between_rule
 from .columns import resolver
 from .parts import Datum, Parts

@@ -7,8 +7,8 @@ from collections.abc import Callable, Sequence
 
 import pyarrow.compute as pc
 
+from ...layout import BOOLEAN
 from ...syntax import nodes as n
-from ...tables import BOOLEAN
 from .compiler import Compiler, Evaluation, Handler, Lowering, between
 from .like import in_test, like_test, string_test
 from .parts import Datum, Parts, as_condition, present

@@ -10,8 +10,8 @@ from collections.abc import Callable
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from ...layout import STRING
 from ...semantics.like import parse_like
-from ...tables import STRING
 from .parts import NULL_BOOL, Datum, Parts, false_unless_null
 
 

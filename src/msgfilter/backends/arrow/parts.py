@@ -3,7 +3,7 @@ combine and test them (see the package docstring).
 
 An Arrow column has one type, but a selector value can take a different selector type in
 each row (a union column, a map value, `'a' + x` of such a value), so a value is held as
-`Parts`: one datum (array, chunked array or scalar) per kind of `msgfilter.tables`, each
+`Parts`: one datum (array, chunked array or scalar) per kind of `msgfilter.layout`, each
 null in the rows where the value has another kind or is NULL. A NULL value has no part in
 that row; the literal NULL has no parts at all. A condition is a bool datum with null for
 UNKNOWN, and is the BOOLEAN part when it is used as a value.
@@ -18,7 +18,7 @@ from typing import Any, TypeAlias
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from ...tables import BOOLEAN, DOUBLE, LONG, OTHER, STRING
+from ...layout import BOOLEAN, DOUBLE, LONG, OTHER, STRING
 
 #: An array, a chunked array or a scalar: what the compute kernels accept.
 Datum: TypeAlias = Any

@@ -8,9 +8,9 @@ from typing import Any, TypeAlias
 
 import pyarrow as pa
 
+from ...layout import DEFAULT_LAYOUT, Layout
 from ...semantics.model import ValueModel
 from ...syntax import nodes as n
-from ...tables import DEFAULT_LAYOUT, Layout
 from . import jms, rocketmq
 from .columns import check_layout
 from .compiler import Compiler, Evaluation, Lowering, Unsupported

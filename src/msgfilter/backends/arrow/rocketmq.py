@@ -16,8 +16,8 @@ from typing import TypeAlias
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from ...layout import BOOLEAN, DOUBLE, LONG, NUMERIC, OTHER, STRING
 from ...syntax import nodes as n
-from ...tables import BOOLEAN, DOUBLE, LONG, NUMERIC, OTHER, STRING
 from .coercion import double_order_key, long_bound, or_errors, to_boolean, to_double, to_long
 from .compiler import Compiled, Compiler, Evaluation, Handler, Lowering, between
 from .like import in_test

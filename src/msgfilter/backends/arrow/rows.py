@@ -10,7 +10,7 @@ from typing import Any
 
 import pyarrow as pa
 
-from ...tables import DEFAULT_LAYOUT, OTHER, Layout
+from ...layout import DEFAULT_LAYOUT, OTHER, Layout
 from .columns import check_properties_type, decomposer, keys_joiner
 from .parts import Datum
 

@@ -1,6 +1,6 @@
 """Tag filters as kernels over a whole table: RocketMQ's tag set against `TAGS`, Pulsar's
 anytag / alltag against the string values of the `tag*` properties (the rules of
-`msgfilter.tags`, read where `msgfilter.tables.Layout` says). A tag check has no UNKNOWN:
+`msgfilter.tags`, read where `msgfilter.layout.Layout` says). A tag check has no UNKNOWN:
 the answer is TRUE or FALSE in every row."""
 
 from __future__ import annotations
@@ -13,9 +13,9 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from ...filter import Filter
+from ...layout import STRING, Layout
 from ...message import TAGS_PROPERTY
 from ...semantics.model import ValueModel
-from ...tables import STRING, Layout
 from ...tags.pulsar import PulsarTagFilter
 from ...tags.rocketmq import RocketMQTagFilter
 from .columns import check_layout, decomposer, resolver

@@ -9,9 +9,9 @@ from collections.abc import Callable
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from ...layout import BOOLEAN, DOUBLE, LONG, NUMERIC, OTHER, STRING
 from ...semantics import values as v
 from ...syntax import nodes as n
-from ...tables import BOOLEAN, DOUBLE, LONG, NUMERIC, OTHER, STRING
 from .parts import NULL_LONG, Datum, Parts, as_large_string, false_unless_null, first, same_strings
 
 _ONE = pa.scalar(1, pa.int64())

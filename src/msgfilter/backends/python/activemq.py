@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ...jtypes import Double
+from ...java.types import Double
 from ...semantics import activemq as amq
 from ...semantics.activemq_like import amq_like, java_regex
 from ...syntax import nodes as n

@@ -80,7 +80,7 @@ def _generate(
     careful_index = None
     if gen.used_optimistic or lean:
         careful_index = len(gen.consts)
-        careful = gen.const(_Careful(tree, model, mode, convert_strings, typed),
+        careful = gen.const(Careful(tree, model, mode, convert_strings, typed),
                             ("careful", mode))
         if typed is None:
             fallback = f"{careful}(m)"
@@ -99,7 +99,7 @@ def _generate(
     return source, gen, careful_index
 
 
-class _Careful:
+class Careful:
     """The function a shortcut-taking evaluator falls back to when evaluation raises,
     generated (once, on first use) without shortcuts. `tree` may be a function giving
     the tree: a filter compiled by shape builds its tree only when something asks."""

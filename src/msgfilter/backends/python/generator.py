@@ -70,7 +70,7 @@ class Generator:
         self.temps = 0
         self.subs: list[str] = []
         # A batch function's loop reads each message `m`; its split-off parts take P, H.
-        self.scope = _Scope(props="m._props", heads="m._heads") if batch else _Scope()
+        self.scope = _Scope(props="m.property_dict", heads="m.header_dict") if batch else _Scope()
         self.uses: dict[str, int] = {}
         #: For a generation shared by shape (`msgfilter.shapes`): id of a node holding
         #: literal values -> where a text of the same shape keeps them. The generated code
@@ -188,16 +188,16 @@ class Generator:
         """A typed evaluator over a sequence of `msgfilter.Message`: `fname(S, R, M)` is
         the list of what the single-message evaluator answers for each message of `S`,
         with the loop in the generated code (no call per message: this loop is what a
-        broker's entry filter costs). It reads each message's dicts `_view`, `_props`,
-        `_heads` as `V`, `P`, `H`: `V` for each message, `P` and `H` only where a read
-        needs them (a typed value, a derived header), since most reads do not."""
+        broker's entry filter costs). It reads each message's dicts `view_dict`,
+        `property_dict`, `header_dict` as `V`, `P`, `H`: `V` for each message, `P` and `H`
+        only where a read needs them (a typed value, a derived header), since most reads do not."""
         assert self.typed is not None
         return (
             f"    def {fname}(S, R, M):\n"
             f"        out = []\n"
             f"        append = out.append\n"
             f"        for m in S:\n"
-            f"            V = m._view\n"
+            f"            V = m.view_dict\n"
             f"            try:\n"
             f"                append({body})\n"
             f"            except Exception as _e:\n"
@@ -310,19 +310,10 @@ class Generator:
 
 @dataclass(frozen=True, slots=True)
 class TypedReads:
-    """How a typed evaluator reads a message (pulsar-jms's typed properties).
-
-    Such an evaluator is `f(V, P, H, R, M)`: `V` what the message shows under each name
-    (a header wins over a property: `Message.view`), `P` its properties, `H` its header
-    fields, `R` a reader with `read(P, H, name)` (the
-    whole rule for one name) and `decode(type, text, name)` (one typed text, remembered
-    in `M`, or an exception), `M` the memo: ``M[type][text]`` is the value (`M` holds every
-    type pulsar-jms writes; see `msgfilter.jsmtype.DecodeMemo`). Names in
-    `derived` always go through `R.read`; the type of `name` is property `name + suffix`.
-    It answers like `matches`, and False where a read raised. Its batch form
-    `f(S, R, M)` answers for each `msgfilter.Message` of `S`, reading the dicts behind
-    its `view`, `properties` and `headers` as `V`, `P` and `H`.
-    """
+    """The switches of a typed evaluator's code: names in `derived` always go through
+    `R.read`; the type of `name` is property `name + suffix`. The evaluator's contract,
+    ``f(V, P, H, R, M)`` and its batch form ``f(S, R, M)``, is documented once, in
+    `msgfilter.pulsar_jms.evaluator` (pulsar-jms's typed properties are its one user)."""
 
     derived: frozenset[str]
     suffix: str

@@ -4,7 +4,7 @@ DataFrame without running Python per row.
 Types are static. Every identifier resolves once, against the DataFrame's schema and
 the `Layout` (the Arrow backend's record, same rules), to one column or map lookup, and
 that column's Spark type gives the value its selector type for the whole frame (the type
-classes of `msgfilter.tables`):
+classes of `msgfilter.layout`):
 
     byte short int long -> L (Java long)     float double -> D (Java double)
     string char varchar -> S                 boolean      -> B
@@ -52,7 +52,7 @@ references, literals become `F.lit` values.
 
 The modules, by job:
 
-    schema.py     identifiers resolved against a schema (msgfilter.tables' rules)
+    schema.py     identifiers resolved against a schema (msgfilter.layout' rules)
     values.py     lowered values and the J19-J37 rules as Spark expressions
     compiler.py   dispatch on node class through a model's table; BETWEEN once
     jms.py        the JMS value model's table
@@ -65,7 +65,7 @@ The modules, by job:
 
 from __future__ import annotations
 
-from ...tables import DEFAULT_LAYOUT, Layout, LayoutError
+from ...layout import DEFAULT_LAYOUT, Layout, LayoutError
 from .errors import NotNativeError
 from .fallback import message_dicts, udf_column
 from .lowering import NOT_NATIVE, TABLES, Lowered, lower

@@ -17,15 +17,15 @@ from collections.abc import Sequence
 from pyspark.sql import functions as F
 from pyspark.sql import types as T
 
-from ...jtypes import Double
+from ...java.types import Double
+from ...layout import BOOLEAN, NULL, OTHER, STRING
 from ...selector import CONVERT_PREFIX
 from ...semantics import activemq as amq
-from ...semantics.activemq_like import _segments, activemq_like_regex, amq_like
+from ...semantics.activemq_like import activemq_like_regex, amq_like, regex_segments
 from ...syntax import nodes as n
-from ...tables import BOOLEAN, NULL, OTHER, STRING
 from ..between import between_rule
 from . import activemq_values as jv
-from .compiler import Handler, Lowering, Table, is_null
+from .compiler import LITERALS, PARENT, Handler, Lowering, Table
 from .errors import Fallback
 from .fallback import double_text_udf
 from .throws import combine, or_errors
@@ -178,7 +178,7 @@ def like_pattern(pattern: str, escape: str | None) -> str:
     pattern with backslash escapes; Spark's `_` is one code point, wildcards match line
     breaks, as ActiveMQ's do."""
     special = ("\\", "%", "_")
-    segments = _segments(activemq_like_regex(pattern, escape)).segments
+    segments = regex_segments(activemq_like_regex(pattern, escape)).segments
     return "%".join(
         "".join("_" if ch is None else ("\\" + ch if ch in special else ch) for ch in segment)
         for segment in segments
@@ -218,27 +218,17 @@ def _combine(conjunction: bool, kids: Sequence[V]) -> V:
     return V(result, BOOLEAN, error=error, absorbed=True)
 
 
-def _and(lw: Lowering, node: n.And, kids: list[V]) -> V:
-    return _combine(True, kids)
-
-
-def _or(lw: Lowering, node: n.Or, kids: list[V]) -> V:
-    return _combine(False, kids)
-
-
 def _xquery(lw: Lowering, node: n.XQuery, kids: list[V]) -> V:
     # ActiveMQ's XQUERY on a message that is no XML message: FALSE (as the per-message
     # backend answers it).
     return truth(False)
 
 
-#: Node class -> handler.
+#: Node class -> handler: the parent table (AND, OR, IS NULL) and the ActiveMQ model's
+#: own (BETWEEN through its comparison with the filter's convert flag).
 HANDLERS: dict[type[n.Node], Handler] = {
-    n.StringLit: _literal,
-    n.ExactLit: _literal,
-    n.ApproxLit: _literal,
-    n.BoolLit: _literal,
-    n.NullLit: _literal,
+    **PARENT,
+    **dict.fromkeys(LITERALS, _literal),
     n.Ident: _ident,
     n.Negate: _negate,
     n.Arith: _arith,
@@ -246,10 +236,7 @@ HANDLERS: dict[type[n.Node], Handler] = {
     n.Between: between,
     n.In: _in,
     n.Like: _like,
-    n.IsNull: is_null,
     n.Not: _not,
-    n.And: _and,
-    n.Or: _or,
     n.XQuery: _xquery,
 }
 

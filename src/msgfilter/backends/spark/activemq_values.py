@@ -20,9 +20,9 @@ from pyspark.sql import functions as F
 from pyspark.sql import types as T
 
 from ... import java
-from ...jtypes import BigDecimal, Byte, Double, Float, Int, Long, Short
+from ...java.types import BigDecimal, Byte, Double, Float, Int, Long, Short
+from ...layout import BOOLEAN, NULL, OTHER, STRING
 from ...semantics import activemq as amq
-from ...tables import BOOLEAN, NULL, OTHER, STRING
 from .throws import or_errors
 from .values import NOT_CONST, V, null, present, truth
 

@@ -6,12 +6,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Any, TypeAlias
 
 from pyspark.sql import Column
 
+from ...layout import BOOLEAN, NULL
 from ...syntax import nodes as n
-from ...tables import BOOLEAN, NULL
 from ..between import between_rule
 from .errors import Fallback
 from .schema import Schema
@@ -100,3 +101,22 @@ def is_null(lw: Lowering, node: n.IsNull, kids: list[V]) -> V:
         return truth((x.kind == NULL or x.const is None) != node.negated)
     test = x.col.isNotNull() if node.negated else x.col.isNull()
     return V(test, BOOLEAN, error=x.error)
+
+
+def _and(lw: Lowering, node: n.And, kids: list[V]) -> V:
+    return lw.table.combine(True, kids)
+
+
+def _or(lw: Lowering, node: n.Or, kids: list[V]) -> V:
+    return lw.table.combine(False, kids)
+
+
+#: The literal node classes: each table lowers all of them with one handler of its own.
+LITERALS: tuple[type[n.Node], ...] = (n.StringLit, n.ExactLit, n.ApproxLit, n.BoolLit, n.NullLit)
+
+#: The parent of every value model's table, which extends it with its own handlers (as
+#: the Python backend's tables extend theirs): AND and OR through the table's `combine`,
+#: BETWEEN through its `compare` and `combine`, IS NULL for models whose reads can throw.
+PARENT: Mapping[type[n.Node], Handler] = MappingProxyType(
+    {n.And: _and, n.Or: _or, n.Between: between, n.IsNull: is_null}
+)

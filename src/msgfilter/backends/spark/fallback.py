@@ -10,26 +10,25 @@ lone surrogate) runs `Filter.evaluate`, once per distinct tuple of the values it
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable
 from typing import Any
 
 import pyarrow as pa
 import pyarrow.compute as pc
-from cachetools import LRUCache
 from pyspark.sql import Column
 from pyspark.sql import functions as F
 from pyspark.sql import types as T
 
 from ...filter import Filter
+from ...layout import DEFAULT_LAYOUT, OTHER, Layout, join_keys, resolve
 from ...message import KEYS_PROPERTY, TAGS_PROPERTY
 from ...selector import SelectorFilter
 from ...semantics.model import ValueModel
-from ...tables import DEFAULT_LAYOUT, OTHER, Layout, join_keys, resolve
 from ...tags.pulsar import PulsarTagFilter
-from ..arrow import LOWERINGS, Plan, Unsupported, compile_arrow
+from ..arrow import Plan
 from ..arrow.columns import conversion as arrow_conversion
-from ..arrow.tags import TAG_MODELS, compile_tags, pulsar_answer, string_part
+from ..arrow.plans import plan_of
+from ..arrow.tags import pulsar_answer, string_part
 from ..arrow.values import double_text as arrow_double_text
 from .errors import NotNativeError
 from .rowwise import evaluate_distinct
@@ -69,16 +68,6 @@ def double_text_udf() -> Any:
     return _double_text
 
 
-#: Plans kept per Python worker, most recently used: one per (dialect, text, schema, layout).
-PLAN_CACHE_SIZE = 256
-
-# None: no kernel evaluates the filter on batches of that schema (the Python path).
-_plans: LRUCache[tuple[str, str, pa.Schema, Layout], Plan | None] = LRUCache(
-    maxsize=PLAN_CACHE_SIZE
-)
-_lock = threading.Lock()
-
-
 def _reads_opaque(f: Filter, schema: pa.Schema, layout: Layout) -> bool:
     """Whether an identifier of `f` may read a value of no selector type (a timestamp,
     a decimal, ...). The rocketmq kernels compare two such values as unlike types
@@ -102,24 +91,11 @@ def _reads_opaque(f: Filter, schema: pa.Schema, layout: Layout) -> bool:
 
 def batch_plan(f: Filter, schema: pa.Schema, layout: Layout) -> Plan | None:
     """The Arrow backend's kernels for `f` on batches of `schema` (None: none exist for
-    this filter, the Python path evaluates it). Built once per worker and schema."""
-    key = (f.dialect, f.text, schema, layout)
-    with _lock:
-        if key in _plans:
-            return _plans[key]
-    built: Plan | None = None
-    try:
-        if f.model in TAG_MODELS:
-            built = compile_tags(f, schema, layout)
-        elif (
-            f.model in LOWERINGS and isinstance(f, SelectorFilter)
-            and not (f.model is ValueModel.ROCKETMQ and _reads_opaque(f, schema, layout))
-        ):
-            built = compile_arrow(f.tree, f.model, schema, layout)
-    except Unsupported:
-        built = None
-    with _lock:
-        return _plans.setdefault(key, built)
+    this filter, the Python path evaluates it), from the one plan cache
+    (`backends.arrow.plans`): built once per worker and schema."""
+    if f.model is ValueModel.ROCKETMQ and _reads_opaque(f, schema, layout):
+        return None
+    return plan_of(f, schema, layout)
 
 
 def evaluate_batch(f: Filter, layout: Layout, rows: Any) -> pa.Array:

@@ -10,7 +10,7 @@ from typing import Any
 
 import pyarrow as pa
 
-from ...jtypes import Byte, Double, Float, Int, Long, Short
+from ...java.types import Byte, Double, Float, Int, Long, Short
 
 _CLASSES: tuple[tuple[Any, type], ...] = (
     (pa.int8(), Byte), (pa.int16(), Short), (pa.int32(), Int), (pa.int64(), Long),

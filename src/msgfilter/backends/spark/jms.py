@@ -10,11 +10,11 @@ from functools import reduce
 from pyspark.sql import functions as F
 from pyspark.sql import types as T
 
+from ...layout import BOOLEAN, DOUBLE, LONG, NULL, NUMERIC, STRING
 from ...semantics import values as v
 from ...semantics.like import compile_like
 from ...syntax import nodes as n
-from ...tables import BOOLEAN, DOUBLE, LONG, NULL, NUMERIC, STRING
-from .compiler import Handler, Lowering, Table, between
+from .compiler import LITERALS, PARENT, Handler, Lowering, Table
 from .fallback import double_text_udf
 from .values import (
     V,
@@ -138,32 +138,18 @@ def _not(lw: Lowering, node: n.Not, kids: list[V]) -> V:
     return V(~as_condition(x), BOOLEAN)
 
 
-def _and(lw: Lowering, node: n.And, kids: list[V]) -> V:
-    return _combine(True, kids)
-
-
-def _or(lw: Lowering, node: n.Or, kids: list[V]) -> V:
-    return _combine(False, kids)
-
-
-#: Node class -> handler.
+#: Node class -> handler: the parent table (AND, OR, BETWEEN) and the JMS model's own.
 HANDLERS: dict[type[n.Node], Handler] = {
-    n.StringLit: _literal,
-    n.ExactLit: _literal,
-    n.ApproxLit: _literal,
-    n.BoolLit: _literal,
-    n.NullLit: _literal,
+    **PARENT,
+    **dict.fromkeys(LITERALS, _literal),
     n.Ident: _ident,
     n.Negate: _negate,
     n.Arith: _arith,
     n.Compare: _compare,
-    n.Between: between,
     n.In: _in,
     n.Like: _like,
     n.IsNull: _is_null,
     n.Not: _not,
-    n.And: _and,
-    n.Or: _or,
 }
 
 #: Nodes without a native form: the whole filter runs in the per-message Arrow UDF.

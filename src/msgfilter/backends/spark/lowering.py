@@ -12,10 +12,10 @@ from pyspark.sql import functions as F
 from pyspark.sql import types as T
 
 from ...filter import Filter
+from ...layout import DEFAULT_LAYOUT, Layout
 from ...selector import SelectorFilter
 from ...semantics.model import ValueModel
 from ...syntax import nodes as n
-from ...tables import DEFAULT_LAYOUT, Layout
 from . import activemq, jms, rocketmq
 from .compiler import Lowering, Table
 from .errors import Fallback

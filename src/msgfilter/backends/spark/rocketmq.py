@@ -21,12 +21,12 @@ from functools import reduce
 from pyspark.sql import Column
 from pyspark.sql import functions as F
 
+from ...layout import BOOLEAN, DOUBLE, LONG, NULL, STRING
 from ...semantics import rocketmq as rq
 from ...semantics import values as v
 from ...syntax import nodes as n
-from ...tables import BOOLEAN, DOUBLE, LONG, NULL, STRING
 from . import rocketmq_values as rv
-from .compiler import Handler, Lowering, Table, between, is_null
+from .compiler import LITERALS, PARENT, Handler, Lowering, Table
 from .errors import Fallback
 from .fallback import double_text_udf
 from .throws import combine, or_errors
@@ -251,31 +251,17 @@ def _combine(conjunction: bool, kids: Sequence[V]) -> V:
     return V(result, BOOLEAN, error=error, absorbed=True)
 
 
-def _and(lw: Lowering, node: n.And, kids: list[V]) -> V:
-    return _combine(True, kids)
-
-
-def _or(lw: Lowering, node: n.Or, kids: list[V]) -> V:
-    return _combine(False, kids)
-
-
-#: Node class -> handler.
+#: Node class -> handler: the parent table (AND, OR, BETWEEN, IS NULL) and the RocketMQ
+#: model's own.
 HANDLERS: dict[type[n.Node], Handler] = {
-    n.StringLit: _literal,
-    n.ExactLit: _literal,
-    n.ApproxLit: _literal,
-    n.BoolLit: _literal,
-    n.NullLit: _literal,
+    **PARENT,
+    **dict.fromkeys(LITERALS, _literal),
     n.Ident: _ident,
     n.Negate: _negate,
     n.Compare: _compare,
-    n.Between: between,
     n.In: _in,
     n.StringTest: _string_test,
-    n.IsNull: is_null,
     n.Not: _not,
-    n.And: _and,
-    n.Or: _or,
 }
 
 #: What the RocketMQ grammar never produces.

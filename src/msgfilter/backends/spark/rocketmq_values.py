@@ -35,8 +35,8 @@ from pyspark.sql import types as T
 
 from ... import java
 from ...java.numbers import DIGIT_ZEROS
+from ...layout import BOOLEAN, DOUBLE, LONG, STRING
 from ...semantics import values as v
-from ...tables import BOOLEAN, DOUBLE, LONG, STRING
 from .schema import typed
 from .values import V
 

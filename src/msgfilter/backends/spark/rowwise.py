@@ -26,9 +26,9 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from ...filter import Filter
+from ...layout import Layout, join_keys, resolve
 from ...message import KEYS_PROPERTY
 from ...semantics.model import JAVA_TYPED
-from ...tables import Layout, join_keys, resolve
 from .java_rows import java_class
 
 _PLAIN = (str, int, bool, type(None))

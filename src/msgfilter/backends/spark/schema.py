@@ -1,5 +1,5 @@
-"""Identifiers resolved against one DataFrame schema: where `msgfilter.tables.resolve`
-says, with the selector kind `msgfilter.tables`' type classes give each Spark type."""
+"""Identifiers resolved against one DataFrame schema: where `msgfilter.layout.resolve`
+says, with the selector kind `msgfilter.layout`' type classes give each Spark type."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ from pyspark.sql import Column
 from pyspark.sql import functions as F
 from pyspark.sql import types as T
 
-from ... import tables
-from ...tables import KIND_NAMES, NULL, STRING, Conversion, Layout, LayoutError
+from ... import layout as tables
+from ...layout import KIND_NAMES, NULL, STRING, Conversion, Layout, LayoutError
 from .errors import Fallback
 from .values import SPARK_TYPES, V, null
 

@@ -13,9 +13,9 @@ from pyspark.sql import functions as F
 from pyspark.sql import types as T
 
 from ...filter import Filter
+from ...layout import STRING
 from ...message import TAGS_PROPERTY
 from ...semantics.model import ValueModel
-from ...tables import STRING
 from ...tags.pulsar import PulsarTagFilter
 from ...tags.rocketmq import RocketMQTagFilter
 from .schema import Schema, column_ref, exact

@@ -1,7 +1,7 @@
 """Lowered values and the rules over them (J19-J37) as Spark expressions, with Spark's
 departures from the dialect corrected (NaN, 64-bit wrap-around, division, UTF-16 order).
 
-A lowered value `V` has one selector kind for the whole frame (`msgfilter.tables`): the
+A lowered value `V` has one selector kind for the whole frame (`msgfilter.layout`): the
 rule for an operator is picked while lowering, never per row. A value known while
 lowering (a constant) is computed here with the per-message value rules and enters Spark
 as a literal, so Spark's constant folding never meets a division by zero.
@@ -21,9 +21,9 @@ from pyspark.sql import Column
 from pyspark.sql import functions as F
 from pyspark.sql import types as T
 
+from ...layout import BOOLEAN, DOUBLE, LONG, NULL, NUMERIC, OTHER, STRING
 from ...semantics import values as v
 from ...semantics.like import parse_like
-from ...tables import BOOLEAN, DOUBLE, LONG, NULL, NUMERIC, OTHER, STRING
 
 _LONG_MIN = -(2**63)
 # Wide enough for the exact product of two longs (|x| <= 2**126 < 10**38).
