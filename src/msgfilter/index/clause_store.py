@@ -24,22 +24,8 @@ from typing import Any
 from .. import java
 from ..semantics.model import ValueModel
 from . import canonical as c
-from .clauses import (
-    AS_DOUBLE,
-    AS_INT,
-    AS_LONG,
-    EQ,
-    HIGH_ELSE,
-    LOW_ELSE,
-    NE,
-    NOT_EQ,
-    PREFIX,
-    PRESENCE,
-    PRESENT,
-    Atom,
-    Clause,
-    ident_of,
-)
+from .bounds import AS_DOUBLE, AS_INT, AS_LONG, HIGH_ELSE, LOW_ELSE, PRESENCE, ident_of
+from .clauses import EQ, NE, NOT_EQ, PREFIX, PRESENT, Atom, Clause
 from .range_table import VECTOR_FROM, RangeMember, RangeTable
 
 Member = tuple[int, bool, tuple[float, ...]]

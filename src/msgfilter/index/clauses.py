@@ -25,13 +25,19 @@ import math
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from .. import java
 from ..filter import Filter
 from ..selector import SelectorFilter
 from ..semantics.model import JAVA_TYPED, ValueModel
 from ..syntax import nodes as n
 from ..tags import PulsarTagFilter, RocketMQTagFilter
 from . import canonical as c
+from .bounds import (
+    HIGH_ELSE,
+    LOW_ELSE,
+    Bound,
+    jms_bound,
+    rocketmq_bound,
+)
 from .keys import (
     PLANNERS,
     AnyTag,
@@ -57,24 +63,6 @@ EQ, PREFIX, PRESENT, NE, NOT_EQ = "eq", "prefix", "present", "ne", "not-eq"
 #: Atoms whose keys a message's value strikes out.
 _STRUCK = (NE, NOT_EQ)
 
-#: A bound's name is its identifier, or, where the look-up must read the value another
-#: way than the model's default, one of these marks and the identifier (no identifier
-#: starts with a control character): "the identifier is present" (a bound any value
-#: admits), and a RocketMQ string read as the literal's Java type would read it,
-#: `Integer.valueOf`, `Long.valueOf` or `Double.valueOf`.
-PRESENCE, AS_INT, AS_LONG, AS_DOUBLE = "\0", "\1", "\2", "\3"
-#: A JMS value under a negated comparison, where a present value that is not a number
-#: (or NaN) makes the comparison FALSE and so its NOT TRUE: read as -inf (for
-#: `NOT (x > 3)`, TRUE at or below 3) or +inf (for `NOT (x < 3)`).
-LOW_ELSE, HIGH_ELSE = "\4", "\5"
-_MARKS = (PRESENCE, AS_INT, AS_LONG, AS_DOUBLE, LOW_ELSE, HIGH_ELSE)
-
-
-def ident_of(name: str) -> str:
-    """The identifier a bound's name reads."""
-    return name[1:] if name[:1] in _MARKS else name
-
-
 class Atom(NamedTuple):
     """A hashed condition on `ident`: `kind` eq (value has one of `keys`, of RocketMQ
     kinds `kinds`), prefix (its text starts with `keys[0]`), present (`keys` empty), ne
@@ -86,15 +74,6 @@ class Atom(NamedTuple):
     kind: str
     keys: tuple[object, ...]
     kinds: tuple[str, ...] = ()
-
-
-class Bound(NamedTuple):
-    """The number `ident` holds, as a double, lies in [low, high]. (`ident` is the
-    bound's name: see `ident_of`.)"""
-
-    ident: str
-    low: float
-    high: float
 
 
 class Clause(NamedTuple):
@@ -355,14 +334,14 @@ class _ClausePlanner:
         Java comparison says (see `_rocketmq_bound`)."""
         if isinstance(node, n.Compare) and node.op in _ORDERINGS:
             found = sides_of(node)
-            bound = None if found is None else _rocketmq_bound(found[0], found[2])
+            bound = None if found is None else rocketmq_bound(found[0], found[2])
             if found is None or bound is None:
                 return None
             name, low, high, exact = bound
             return [Bound(name + found[1], low, high)], exact
         if isinstance(node, n.Between) and not node.negated and isinstance(node.operand, n.Ident):
-            lower = _rocketmq_bound(">=", node.low)
-            upper = _rocketmq_bound("<=", node.high)
+            lower = rocketmq_bound(">=", node.low)
+            upper = rocketmq_bound("<=", node.high)
             if lower is None or upper is None:
                 return None
             ident = node.operand.name
@@ -390,7 +369,7 @@ class _ClausePlanner:
         # NOT (x > 3) is x <= 3 with non-numbers at -inf; NOT (x < 3) is x >= 3 with
         # them at +inf.
         inverse = {">": "<=", ">=": "<", "<": ">=", "<=": ">"}[op]
-        bound = _jms_bound(inverse, lit)
+        bound = jms_bound(inverse, lit)
         if bound is None:
             return None
         low, high, exact = bound
@@ -422,14 +401,14 @@ class _ClausePlanner:
             if sides is None:
                 return None
             op, ident, lit, _ = sides
-            bound = _jms_bound(op, lit)
+            bound = jms_bound(op, lit)
             if bound is None:
                 return None
             low, high, exact = bound
             return [Bound(ident, low, high)], exact
         if isinstance(node, n.Between) and not node.negated and isinstance(node.operand, n.Ident):
-            lower = _jms_bound(">=", node.low)
-            upper = _jms_bound("<=", node.high)
+            lower = jms_bound(">=", node.low)
+            upper = jms_bound("<=", node.high)
             if lower is None or upper is None:
                 return None
             return [Bound(node.operand.name, lower[0], upper[1])], lower[2] and upper[2]
@@ -473,59 +452,6 @@ def _from_probes(found: Found) -> tuple[list[Atom | Bound], bool]:
 _ORDERINGS = ("<", "<=", ">", ">=")
 
 
-def _rocketmq_bound(op: str, lit: n.Expr) -> tuple[str, float, float, bool] | None:
-    """(mark, low, high, exact) for RocketMQ's `x op lit` with a numeric literal (its
-    sign kept as a Negate). An integer literal converts the property with
-    `Integer.valueOf` when it lies within +-(2**31-1), else `Long.valueOf`
-    (`semantics.rocketmq`); the interval is exact below 2**53 in magnitude, as for JMS
-    longs. A double literal converts with `Double.valueOf` and compares with
-    `Double.compare`, where NaN is above everything (read as +inf) and -0.0 below 0.0:
-    exact for a finite literal other than zero."""
-    negate = isinstance(lit, n.Negate)
-    if isinstance(lit, n.Negate):
-        lit = lit.operand
-    if isinstance(lit, n.ExactLit):
-        literal = -lit.value if negate else lit.value
-        mark = AS_INT if -_INT32 <= literal <= _INT32 else AS_LONG
-        value = java.to_double(literal)
-        exact = abs(literal) < c.EXACT_IN_DOUBLE
-    elif isinstance(lit, n.ApproxLit) and lit.value == lit.value:
-        mark = AS_DOUBLE
-        value = -lit.value if negate else float(lit.value)
-        exact = math.isfinite(value) and value != 0.0
-    else:
-        return None
-    if op in (">", ">="):
-        low = math.nextafter(value, math.inf) if op == ">" and exact else value
-        return mark, low, math.inf, exact
-    high = math.nextafter(value, -math.inf) if op == "<" and exact else value
-    return mark, -math.inf, high, exact
-
-
-_INT32 = 2**31 - 1
-
-
-def _jms_bound(op: str, lit: n.Expr) -> tuple[float, float, bool] | None:
-    """[low, high] in double space for `x op lit`, and whether it is exact: a message int
-    or float is inside exactly when the comparison is TRUE. It is, for a long literal
-    below 2**53 in magnitude (every such long is a double, and the double of a long is
-    monotonic) and a finite double literal; strict comparisons take the next double."""
-    if isinstance(lit, n.ExactLit):
-        value = java.to_double(lit.value)
-        exact = abs(lit.value) < c.EXACT_IN_DOUBLE
-    elif isinstance(lit, n.ApproxLit) and lit.value == lit.value:
-        value = float(lit.value)
-        exact = math.isfinite(value)
-    else:
-        return None
-    if op in (">", ">="):
-        low = math.nextafter(value, math.inf) if op == ">" and exact else value
-        return low, math.inf, exact
-    high = math.nextafter(value, -math.inf) if op == "<" and exact else value
-    return -math.inf, high, exact
-
-
 __all__ = [
-    "AS_DOUBLE", "AS_INT", "AS_LONG", "EQ", "HIGH_ELSE", "LOW_ELSE", "NE", "NOT_EQ", "PREFIX",
-    "PRESENCE", "PRESENT", "Atom", "Bound", "Clause", "ClausePlan", "ident_of", "plan_clauses",
+    "EQ", "NE", "NOT_EQ", "PREFIX", "PRESENT", "Atom", "Clause", "ClausePlan", "plan_clauses",
 ]

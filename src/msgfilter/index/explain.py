@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from collections import Counter
 
-from .clauses import Clause, ClausePlan, ident_of
+from .bounds import ident_of
+from .clauses import Clause, ClausePlan
 from .entries import Entry
 
 
