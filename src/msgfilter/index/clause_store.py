@@ -40,22 +40,46 @@ def atom_keys(atom: Atom) -> tuple[object, ...]:
     return (True,)
 
 
-def rocketmq_number(value: Any) -> float | None:
-    """A RocketMQ property among numeric bounds: its string as Long.valueOf or else
-    Double.valueOf reads it (NaN, which Double.compare puts above everything, as +inf),
-    None when neither does (the broker's comparison would throw: never TRUE)."""
-    text = c.rocketmq_text(value)
-    if text is None:
-        return None
+def _parsed(text: str, parse: Callable[[str], float]) -> float | None:
+    """`parse` (a Java valueOf) of a RocketMQ property's string: None when it fails (the
+    broker's comparison would throw: never TRUE), NaN, which Double.compare puts above
+    everything, as +inf."""
     try:
-        return float(java.parse_integer(text, 64))
-    except java.JavaNumberFormatError:
-        pass
-    try:
-        x = java.parse_double(text)
+        x = float(parse(text))
     except java.JavaNumberFormatError:
         return None
     return math.inf if x != x else x
+
+
+def _parse_int(text: str) -> float:
+    return java.parse_integer(text, 32)
+
+
+def _parse_long(text: str) -> float:
+    return java.parse_integer(text, 64)
+
+
+def _java_reader(parse: Callable[[str], float]) -> Callable[[Any], float | None]:
+    """A RocketMQ property read as `parse` reads its string (None: it has none)."""
+    def read(value: Any) -> float | None:
+        text = c.rocketmq_text(value)
+        return None if text is None else _parsed(text, parse)
+    return read
+
+
+_as_int = _java_reader(_parse_int)
+_as_long = _java_reader(_parse_long)
+_as_double = _java_reader(java.parse_double)
+
+
+def rocketmq_number(value: Any) -> float | None:
+    """A RocketMQ property among wide numeric bounds: its string as Long.valueOf or else
+    Double.valueOf reads it, None when neither does."""
+    text = c.rocketmq_text(value)
+    if text is None:
+        return None
+    x = _parsed(text, _parse_long)
+    return _parsed(text, java.parse_double) if x is None else x
 
 
 def number(value: Any) -> float | None:
@@ -70,29 +94,6 @@ def number(value: Any) -> float | None:
     return None
 
 
-def _as_integer(bits: int) -> Callable[[Any], float | None]:
-    def read(value: Any) -> float | None:
-        text = c.rocketmq_text(value)
-        if text is None:
-            return None
-        try:
-            return float(java.parse_integer(text, bits))
-        except java.JavaNumberFormatError:
-            return None
-    return read
-
-
-def _as_double(value: Any) -> float | None:
-    text = c.rocketmq_text(value)
-    if text is None:
-        return None
-    try:
-        x = java.parse_double(text)
-    except java.JavaNumberFormatError:
-        return None
-    return math.inf if x != x else x
-
-
 def _number_else(default: float) -> Callable[[Any], float | None]:
     def read(value: Any) -> float | None:
         if value is None:
@@ -102,19 +103,22 @@ def _number_else(default: float) -> Callable[[Any], float | None]:
     return read
 
 
-#: How a bound's name says to read the value (`clauses.AS_INT`, ...): a RocketMQ
-#: string as the broker converts it for the literal's type (None where it would
-#: throw); a JMS value under a negated comparison, a non-number at one end.
+def _present(value: Any) -> float | None:
+    return None if value is None else 0.0
+
+
+#: How a marked bound name (`bounds.ident_of`) says to read the value: present (0.0,
+#: which any bound admits) or not; a RocketMQ string as the broker converts it for the
+#: literal's type; a JMS value under a negated comparison, a non-number at one end.
 _READERS: dict[str, Callable[[Any], float | None]] = {
-    AS_INT: _as_integer(32), AS_LONG: _as_integer(64), AS_DOUBLE: _as_double,
+    PRESENCE: _present, AS_INT: _as_int, AS_LONG: _as_long, AS_DOUBLE: _as_double,
     LOW_ELSE: _number_else(-math.inf), HIGH_ELSE: _number_else(math.inf)}
 
 
 class Numbers(dict[str, float | None]):
     """One message's values among numeric bounds, each read once, by name: `number` (or
-    `rocketmq_number`) of the value, on first use; for a marked name (`clauses.ident_of`),
-    as its mark says: present (0.0, which any bound admits) or not (None), a RocketMQ
-    string read as a Java type."""
+    `rocketmq_number`) of the value, on first use; for a marked name, as its mark says
+    (`_READERS`)."""
 
     __slots__ = ("message", "number")
 
@@ -125,13 +129,11 @@ class Numbers(dict[str, float | None]):
         self.number = number
 
     def __missing__(self, name: str) -> float | None:
-        mark = name[0]
-        if mark == PRESENCE:
-            x = self[name] = 0.0 if self.message.get(name[1:]) is not None else None
-        elif mark in _READERS:
-            x = self[name] = _READERS[mark](self.message.get(name[1:]))
-        else:
+        read = _READERS.get(name[0])
+        if read is None:
             x = self[name] = self.number(self.message.get(name))
+        else:
+            x = self[name] = read(self.message.get(name[1:]))
         return x
 
 

@@ -110,12 +110,9 @@ class _Grid:
         count = len(members)
         words = (count + 63) // 64
         self.names = names
-        self.id_list = list(members)
-        self.entry_list = [m[0] for m in members.values()]
-        self.exact_list = [m[1] for m in members.values()]
-        self.ids = np.array(self.id_list, dtype=np.int64)
-        self.entries = np.array(self.entry_list, dtype=np.int64)
-        self.exact = np.array(self.exact_list, dtype=bool)
+        self.ids = list(members)
+        self.entries = [m[0] for m in members.values()]
+        self.exact = [m[1] for m in members.values()]
         lows = np.full((len(names), count), -math.inf)
         highs = np.full((len(names), count), math.inf)
         bounded = np.zeros((len(names), count), dtype=bool)
@@ -164,26 +161,28 @@ class _Grid:
         if found < 0:
             return  # no identifiers: an empty table
         if self.words > FEW_WORDS and found.bit_count() > FEW_BITS:
-            self._many(found, xs, removed, decided, verify)
-            return
-        # Few candidates: bits, bounds and delivery in Python cost less than numpy calls.
-        bounds, entries, exact, ids = self.bounds, self.entry_list, self.exact_list, \
-            self.id_list
-        while found:
-            lowest = found & -found
-            found ^= lowest
-            row = lowest.bit_length() - 1
-            for col, low, high in bounds[row]:
-                x = xs[col]
-                if x is None or not low <= x <= high:
-                    break
-            else:
-                if not removed or ids[row] not in removed:
-                    (decided if exact[row] else verify).add(entries[row])
+            rows = self._inside(found, xs)
+        else:
+            # Few candidates: their bits and bounds in Python cost less than numpy calls.
+            rows = []
+            bounds = self.bounds
+            while found:
+                lowest = found & -found
+                found ^= lowest
+                row = lowest.bit_length() - 1
+                for col, low, high in bounds[row]:
+                    x = xs[col]
+                    if x is None or not low <= x <= high:
+                        break
+                else:
+                    rows.append(row)
+        entries, exact, ids = self.entries, self.exact, self.ids
+        for row in rows:
+            if not removed or ids[row] not in removed:
+                (decided if exact[row] else verify).add(entries[row])
 
-    def _many(self, found: int, xs: list[float | None], removed: set[int],
-              decided: set[int], verify: set[int]) -> None:
-        """`hits` for many candidates: their bits and exact bounds with numpy."""
+    def _inside(self, found: int, xs: list[float | None]) -> list[int]:
+        """Many candidates: their bits and exact bounds with numpy."""
         import numpy as np
 
         bitmap = np.frombuffer(found.to_bytes(self.words * 8, "little"), dtype="<u8")
@@ -196,17 +195,8 @@ class _Grid:
         high_x = np.array([-math.inf if x is None else x for x in xs])[:, None]
         inside = (self.lows[:, rows] <= low_x).all(axis=0)
         inside &= (self.highs[:, rows] >= high_x).all(axis=0)
-        rows = rows[inside]
-        chosen = self.entries[rows].tolist()
-        flags = self.exact[rows].tolist()
-        if removed:
-            ids = self.ids[rows].tolist()
-            for entry, is_exact, member in zip(chosen, flags, ids, strict=True):
-                if member not in removed:
-                    (decided if is_exact else verify).add(entry)
-            return
-        for entry, is_exact in zip(chosen, flags, strict=True):
-            (decided if is_exact else verify).add(entry)
+        kept: list[int] = rows[inside].tolist()
+        return kept
 
 
 def _bitmaps(rows: Any, words: int) -> list[int]:
