@@ -331,7 +331,7 @@ class _ClausePlanner:
         `Double`.valueOf) and compares so: a bound on the value read that way (the
         bound's name says how). A failed conversion makes the broker throw: no number,
         no hit, as the evaluator's FALSE. Exact where the double interval says what the
-        Java comparison says (see `_rocketmq_bound`)."""
+        Java comparison says (see `bounds.rocketmq_bound`)."""
         if isinstance(node, n.Compare) and node.op in _ORDERINGS:
             found = sides_of(node)
             bound = None if found is None else rocketmq_bound(found[0], found[2])
@@ -368,7 +368,7 @@ class _ClausePlanner:
             return None
         # NOT (x > 3) is x <= 3 with non-numbers at -inf; NOT (x < 3) is x >= 3 with
         # them at +inf.
-        inverse = {">": "<=", ">=": "<", "<": ">=", "<=": ">"}[op]
+        inverse = _COMPLEMENT[op]
         bound = jms_bound(inverse, lit)
         if bound is None:
             return None
@@ -450,6 +450,8 @@ def _from_probes(found: Found) -> tuple[list[Atom | Bound], bool]:
 
 
 _ORDERINGS = ("<", "<=", ">", ">=")
+#: The ordering that is TRUE of a number exactly where the other is FALSE.
+_COMPLEMENT = {">": "<=", ">=": "<", "<": ">=", "<=": ">"}
 
 
 __all__ = [
