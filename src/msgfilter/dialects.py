@@ -17,6 +17,7 @@ from functools import partial
 from types import MappingProxyType
 from typing import Any
 
+from .amqp import sql as amqp_sql
 from .errors import FilterError
 from .filter import Filter
 from .limits import Limits
@@ -152,6 +153,11 @@ _DIALECTS: tuple[Dialect, ...] = (
         not_over_equality=True,
         quoted_identifiers=True,
         **_JAVA_BROKER,
+    ),
+    # RabbitMQ's own grammar and lexer (syntax.amqp_parser): no Grammar switches.
+    Dialect(
+        amqp_sql.DIALECT, "RabbitMQ 4.2's AMQP SQL filter expressions", amqp_sql.MODEL,
+        amqp_sql.AmqpSqlFilter, departures=amqp_sql.DEPARTURES,
     ),
     # A tag filter class is its dialect: it is also built directly (not only through
     # `compile`), so the class module holds the name and the model it stamps on filters.

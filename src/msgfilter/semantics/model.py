@@ -26,6 +26,10 @@ class ValueModel(Enum):
     #: Qpid Broker-J: ActiveMQ's Java types without its string conversion, equality with
     #: NULL FALSE, AND/OR that answer their first deciding operand, headers as Qpid reads them.
     QPID = "qpid"
+    #: RabbitMQ 4.2's AMQP SQL filter expressions (`semantics.amqp`): strings and
+    #: binaries as bytes, ordering only number to number or binary to binary (else FALSE),
+    #: `/` always a float, header and properties fields beside application properties.
+    AMQP = "amqp"
     #: RocketMQ tag expressions: a set of tags, matched by String.hashCode then exactly.
     ROCKETMQ_TAG = "rocketmq-tag"
     #: Pulsar anytag/alltag consumer metadata against `tag*` message properties.

@@ -62,6 +62,13 @@ def _bits(value: float) -> bytes:
 
 
 @dataclass(frozen=True, slots=True)
+class BinaryLit(Node):
+    """An AMQP binary constant `0x4142` (amqp-sql)."""
+
+    value: bytes
+
+
+@dataclass(frozen=True, slots=True)
 class BoolLit(Node):
     value: bool
 
@@ -73,6 +80,14 @@ class NullLit(Node):
 
 @dataclass(frozen=True, slots=True)
 class Ident(Node):
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class Field(Node):
+    """An AMQP header or properties field (`header.priority`, `p.subject`; amqp-sql), by
+    its spec name with underscores: not an application property of that name."""
+
     name: str
 
 
@@ -116,6 +131,15 @@ class In(Node):
     negated: bool
     operand: Expr
     items: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class InList(Node):
+    """amqp-sql's `[NOT] IN (e1, e2, ...)`: items are any value expressions."""
+
+    negated: bool
+    operand: Expr
+    items: tuple[Expr, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -178,21 +202,26 @@ class XQuery(Node):
     query: str
 
 
-Literal: TypeAlias = StringLit | ExactLit | ApproxLit | BoolLit | NullLit
+Literal: TypeAlias = StringLit | ExactLit | ApproxLit | BoolLit | NullLit | BinaryLit
 Expr: TypeAlias = (
-    StringLit | ExactLit | ApproxLit | BoolLit | NullLit | Ident | Negate | Arith
-    | Compare | Between | In | Like | StringTest | IsNull | Not | And | Or | Call | XQuery
+    StringLit | ExactLit | ApproxLit | BoolLit | NullLit | BinaryLit | Ident | Field | Negate
+    | Arith | Compare | Between | In | InList | Like | StringTest | IsNull | Not | And | Or
+    | Call | XQuery
 )
 
 #: Every node class; each backend must handle each of them (a test checks it).
 NODE_TYPES: tuple[type[Node], ...] = (
     StringLit, ExactLit, ApproxLit, BoolLit, NullLit, Ident, Negate, Arith,
     Compare, Between, In, Like, StringTest, IsNull, Not, And, Or, Call, XQuery,
+    BinaryLit, Field, InList,
 )
+
+#: The node classes only the amqp-sql grammar builds (`syntax.amqp_parser`).
+AMQP_ONLY: frozenset[type[Node]] = frozenset({BinaryLit, Field, InList})
 
 #: Nodes whose value is a condition (TRUE, FALSE or UNKNOWN) by construction.
 CONDITIONS: tuple[type[Node], ...] = (
-    Compare, Between, In, Like, StringTest, IsNull, Not, And, Or, XQuery,
+    Compare, Between, In, InList, Like, StringTest, IsNull, Not, And, Or, XQuery,
 )
 
 #: ActiveMQ functions whose result is a condition, and each function's argument count
@@ -223,6 +252,8 @@ def children(node: Node) -> tuple[Expr, ...]:
         return node.operands
     if isinstance(node, Call):
         return node.args
+    if isinstance(node, InList):
+        return (node.operand, *node.items)
     return ()
 
 

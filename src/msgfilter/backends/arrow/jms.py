@@ -118,6 +118,7 @@ UNSUPPORTED: dict[type[n.Node], str] = {
     n.StringTest: "RocketMQ's CONTAINS / STARTSWITH / ENDSWITH are not in the jms grammar",
     n.Call: "ActiveMQ's functions are not in the jms grammar",
     n.XQuery: "ActiveMQ's XQUERY is not in the jms grammar",
+    **{k: "amqp-sql's nodes are not in this grammar" for k in n.AMQP_ONLY},
 }
 
 LOWERING = Lowering(HANDLERS, UNSUPPORTED, compare, _combine, finish=lambda cond: cond)

@@ -297,6 +297,7 @@ UNSUPPORTED: dict[type[n.Node], str] = {
     n.Like: "RocketMQ's SQL92 has no LIKE",
     n.Call: "ActiveMQ's functions are not in the rocketmq grammar",
     n.XQuery: "ActiveMQ's XQUERY is not in the rocketmq grammar",
+    **{k: "amqp-sql's nodes are not in this grammar" for k in n.AMQP_ONLY},
 }
 
 LOWERING = Lowering(HANDLERS, UNSUPPORTED, _compare, _combine, _finish)

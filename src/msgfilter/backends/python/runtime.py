@@ -7,6 +7,7 @@ from typing import Any
 
 from ...message import as_mapping, needs_mapping
 from ...semantics import activemq as amq
+from ...semantics import amqp as mq
 from ...semantics import artemis as art
 from ...semantics import qpid
 from ...semantics import rocketmq as rq
@@ -31,6 +32,9 @@ RUNTIME: dict[str, Any] = {
     "_qhdr": qpid.header, "_qeq": qpid.eq, "_qord": qpid.ordering, "_qarith": qpid.arith,
     "_qneg": qpid.negate,
     "_arprop": art.prop,
+    "_mqapp": mq.app, "_mqfield": mq.field, "_mqcond": mq.condition, "_mqnot": mq.not3,
+    "_mqcmp": mq.compare, "_mqarith": mq.arith, "_mqneg": mq.negate, "_mqutc": mq.utc,
+    "_mqmember": mq.member, "_mqfailed": mq.failure,
 }
 
 

@@ -9,7 +9,7 @@ from types import MappingProxyType
 
 from ...semantics.model import ValueModel
 from ...syntax import nodes as n
-from . import activemq, artemis, jms, qpid, rocketmq
+from . import activemq, amqp, artemis, jms, qpid, rocketmq
 from .generator import Handlers
 
 
@@ -40,11 +40,16 @@ def _table(
 
 #: The lowering table of each SQL value model (the tag dialects do not use this backend).
 TABLES: Mapping[ValueModel, ModelTable] = MappingProxyType({
-    ValueModel.JMS: _table(jms.HANDLERS, {n.StringTest, n.Call, n.XQuery}, optimistic=True),
-    ValueModel.ROCKETMQ: _table(
-        rocketmq.HANDLERS, {n.Arith, n.Like, n.Call, n.XQuery}, top=rocketmq.TOP
+    ValueModel.JMS: _table(
+        jms.HANDLERS, {n.StringTest, n.Call, n.XQuery, *n.AMQP_ONLY}, optimistic=True
     ),
-    ValueModel.ACTIVEMQ: _table(activemq.HANDLERS, {n.StringTest}),
-    ValueModel.QPID: _table(qpid.HANDLERS, {n.StringTest, n.Call, n.XQuery}),
-    ValueModel.ARTEMIS: _table(artemis.HANDLERS, {n.StringTest, n.Call}),
+    ValueModel.ROCKETMQ: _table(
+        rocketmq.HANDLERS, {n.Arith, n.Like, n.Call, n.XQuery, *n.AMQP_ONLY}, top=rocketmq.TOP
+    ),
+    ValueModel.ACTIVEMQ: _table(activemq.HANDLERS, {n.StringTest, *n.AMQP_ONLY}),
+    ValueModel.QPID: _table(qpid.HANDLERS, {n.StringTest, n.Call, n.XQuery, *n.AMQP_ONLY}),
+    ValueModel.ARTEMIS: _table(artemis.HANDLERS, {n.StringTest, n.Call, *n.AMQP_ONLY}),
+    ValueModel.AMQP: _table(amqp.HANDLERS, {
+        n.NullLit, n.Between, n.In, n.StringTest, n.XQuery,
+    }),
 })

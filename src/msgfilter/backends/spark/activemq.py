@@ -245,6 +245,7 @@ UNSUPPORTED: dict[type[n.Node], str] = {
     n.Call: "ActiveMQ's functions (REGEX, INLIST, SPLIT, MAKELIST, REPLACE) run in Python: "
             "their regular expressions and lists have no exact Spark form",
     n.StringTest: "StringTest is not in the activemq grammar",
+    **{k: "amqp-sql's nodes are not in this grammar" for k in n.AMQP_ONLY},
 }
 
 

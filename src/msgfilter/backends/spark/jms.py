@@ -157,6 +157,7 @@ UNSUPPORTED: dict[type[n.Node], str] = {
     n.StringTest: "StringTest has no native Spark form yet",
     n.Call: "ActiveMQ's Call has no native Spark form",
     n.XQuery: "ActiveMQ's XQuery has no native Spark form",
+    **{k: "amqp-sql's nodes are not in this grammar" for k in n.AMQP_ONLY},
 }
 
 TABLE = Table(HANDLERS, UNSUPPORTED, compare, _combine)

@@ -1,0 +1,140 @@
+"""The `amqp` value model's handlers: RabbitMQ 4.2's SQL filter evaluation
+(`semantics.amqp`), generated three-valued for every node as its `eval0` is.
+
+Every condition is generated once, three-valued; `truth` and `falsity` test it. AND and OR
+chains are flat: evaluated left to right, AND stopping at its first FALSE operand and OR
+at its first TRUE one, as RabbitMQ's nested `and`/`or` clauses do."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from ...semantics import amqp
+from ...syntax import nodes as n
+from .generator import Generator, Handlers
+
+
+def _q(tri: Callable[[Generator, Any], str], value: Callable[[Generator, Any], str] | None = None
+       ) -> Handlers:
+    """A node's handlers from its three-valued form (and its value, where that differs
+    from the condition it makes: a value standing as a condition is TRUE only as True)."""
+    if value is None:
+        return {
+            "truth": lambda g, node: f"({tri(g, node)} is True)",
+            "falsity": lambda g, node: f"({tri(g, node)} is False)",
+            "tri": tri,
+            "value": tri,
+        }
+    return {
+        "truth": lambda g, node: f"({value(g, node)} is True)",
+        "falsity": lambda g, node: f"({value(g, node)} is False)",
+        "tri": lambda g, node: f"_mqcond({value(g, node)})",
+        "value": value,
+    }
+
+
+def _const(g: Generator, node: Any) -> str:
+    return g.const(node.value)
+
+
+def _string(g: Generator, node: n.StringLit) -> str:
+    # Strings are binaries to RabbitMQ: the literal is its UTF-8 bytes.
+    return g.const(node.value.encode("utf-8", "surrogatepass"))
+
+
+def _bool(g: Generator, node: n.BoolLit) -> str:
+    return "True" if node.value else "False"
+
+
+def _app(g: Generator, node: n.Ident) -> str:
+    return f"_mqapp(m, {g.const(node.name)})"
+
+
+def _field(g: Generator, node: n.Field) -> str:
+    return f"_mqfield(m, {g.const(node.name)})"
+
+
+def _negate(g: Generator, node: n.Negate) -> str:
+    return f"_mqneg({g.value(node.operand)})"
+
+
+def _arith(g: Generator, node: n.Arith) -> str:
+    return f"_mqarith({g.const(node.op)}, {g.value(node.left)}, {g.value(node.right)})"
+
+
+def _call(g: Generator, node: n.Call) -> str:
+    # The grammar's only function is UTC().
+    return "_mqutc()"
+
+
+def _compare(g: Generator, node: n.Compare) -> str:
+    return f"_mqcmp({g.const(node.op)}, {g.value(node.left)}, {g.value(node.right)})"
+
+
+def _in_list(g: Generator, node: n.InList) -> str:
+    t = g.temp()
+    # The items are read in order until one equals the operand (lists:any).
+    items = " or ".join(f"_mqmember({t}, {g.value(item)})" for item in node.items)
+    test = f"(None if ({t} := {g.value(node.operand)}) is None else ({items}))"
+    return f"_mqnot({test})" if node.negated else test
+
+
+def _like(g: Generator, node: n.Like) -> str:
+    matcher = g.const(amqp.compile_like(node.pattern, node.escape), ("amqp-like", node))
+    test = f"{matcher}({g.value(node.operand)})"
+    return f"_mqnot({test})" if node.negated else test
+
+
+def _is_null(g: Generator, node: n.IsNull) -> str:
+    test = f"({g.value(node.operand)} is None)"
+    return f"(not {test})" if node.negated else test
+
+
+def _not(g: Generator, node: n.Not) -> str:
+    # A chain of NOTs is generated as one: NOT NOT x is x's condition (NOT answers only
+    # TRUE, FALSE or UNKNOWN), so the generated source stays flat however long the chain.
+    count, inner = 1, node.operand
+    while isinstance(inner, n.Not):
+        count, inner = count + 1, inner.operand
+    tri = g.tri(inner)
+    return f"_mqnot({tri})" if count % 2 else tri
+
+
+def _and(g: Generator, node: n.And) -> str:
+    temps = [g.temp() for _ in node.operands]
+    stop = " or ".join(
+        f"({t} := {g.tri(operand)}) is False" for t, operand in zip(temps, node.operands, strict=True)
+    )
+    every = " and ".join(f"{t} is True" for t in temps)
+    return f"(False if {stop} else (True if {every} else None))"
+
+
+def _or(g: Generator, node: n.Or) -> str:
+    temps = [g.temp() for _ in node.operands]
+    stop = " or ".join(
+        f"({t} := {g.tri(operand)}) is True" for t, operand in zip(temps, node.operands, strict=True)
+    )
+    every = " and ".join(f"{t} is False" for t in temps)
+    return f"(True if {stop} else (False if {every} else None))"
+
+
+HANDLERS: dict[type[n.Node], Handlers] = {
+    n.StringLit: _q(_string, _string),
+    n.ExactLit: _q(_const, _const),
+    n.ApproxLit: _q(_const, _const),
+    n.BinaryLit: _q(_const, _const),
+    n.BoolLit: _q(_bool, _bool),
+    n.Ident: _q(_app, _app),
+    n.Field: _q(_field, _field),
+    n.Negate: _q(_negate, _negate),
+    n.Arith: _q(_arith, _arith),
+    n.Call: _q(_call, _call),
+    n.Compare: _q(_compare),
+    n.InList: _q(_in_list),
+    n.Like: _q(_like),
+    n.IsNull: _q(_is_null),
+    n.Not: _q(_not),
+    n.And: _q(_and),
+    n.Or: _q(_or),
+}
