@@ -70,19 +70,29 @@ class AmqpSqlFilter(Filter):
         tree = parse(text)
         amqp.check(tree, text)
         matches, source = compile_function(tree, MODEL, "truth")
-        evaluate, tri_source = compile_function(tree, MODEL, "tri")
-        super().__init__(text, DIALECT, _reads(tree), matches, evaluate, limits, model=MODEL)
+        super().__init__(
+            text, DIALECT, _reads(tree), matches, self._first_evaluate, limits, model=MODEL
+        )
         object.__setattr__(self, "tree", tree)
         object.__setattr__(self, "departures", DEPARTURES)
-        object.__setattr__(self, "_source", source + tri_source)
-        # An evaluator that answers RabbitMQ's failures (badarith) as outcomes.
-        outcome, _ = compile_function(tree, MODEL, "tri", default="_mqfailed(_e)")
-        object.__setattr__(self, "_outcome", outcome)
+        object.__setattr__(self, "_source", source)
+        object.__setattr__(self, "_outcome", None)
+
+    def _first_evaluate(self, message: Any) -> bool | None:
+        # Compiled on first use, as SelectorFilter's: brokers mostly call `matches` only.
+        evaluate, _ = compile_function(self.tree, MODEL, "tri")
+        object.__setattr__(self, "evaluate", evaluate)
+        result: bool | None = evaluate(message)
+        return result
 
     def outcome(self, message: Any) -> bool | EvaluationFailure | None:
         """Like `evaluate`, but an `EvaluationFailure` where RabbitMQ's evaluation of the
-        message raises (a float beyond the double range)."""
-        result: bool | EvaluationFailure | None = self._outcome(message)
+        message raises (Erlang's `badarith`: a float beyond the double range)."""
+        function = self._outcome
+        if function is None:
+            function, _ = compile_function(self.tree, MODEL, "tri", default="_mqfailed(_e)")
+            object.__setattr__(self, "_outcome", function)
+        result: bool | EvaluationFailure | None = function(message)
         return result
 
     def explain(self) -> str:
@@ -91,6 +101,7 @@ class AmqpSqlFilter(Filter):
         lines.append(f"tree:        {self.tree!r}")
         lines.append("generated Python (constants K* come from a table, never inlined):")
         lines.append(self._source.rstrip())
+        lines.append(compile_function(self.tree, MODEL, "tri")[1].rstrip())
         return "\n".join(lines)
 
     def unparse(self) -> str:
