@@ -44,3 +44,22 @@ def test_agrees_with_rabbitmq(chunk: int) -> None:
         if (got := _answer(text, index)) != expected
     ]
     assert not wrong, wrong[:20]
+
+
+UNIT = load("unit_suite_cases.json")
+
+
+def test_agrees_with_rabbitmqs_unit_suite() -> None:
+    """The assertions of RabbitMQ's own amqp_filter_sql_unit_SUITE, as facts."""
+    props = {"app_props": UNIT["app_props"], "none": {}}
+    wrong = []
+    for text, which, expected in UNIT["cases"]:
+        try:
+            f = msgfilter.compile(text, "amqp-sql")
+        except FilterError:
+            got = "error"
+        else:
+            got = "true" if f.matches(props[which]) else "false"
+        if got != expected:
+            wrong.append((text, which, expected, got))
+    assert not wrong, wrong
