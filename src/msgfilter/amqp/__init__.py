@@ -2,6 +2,7 @@
 (`msgfilter.compile(text, "amqp-sql")`) and property filter expressions
 (`property_filter`). docs/amqp.md has the rules, the message mapping and examples."""
 
+from .properties import PropertyFilter, property_filter
 from .sql import AmqpSqlFilter
 
-__all__ = ["AmqpSqlFilter"]
+__all__ = ["AmqpSqlFilter", "PropertyFilter", "property_filter"]

@@ -30,6 +30,9 @@ class ValueModel(Enum):
     #: binaries as bytes, ordering only number to number or binary to binary (else FALSE),
     #: `/` always a float, header and properties fields beside application properties.
     AMQP = "amqp"
+    #: AMQP property filter expressions (`msgfilter.amqp.property_filter`): RabbitMQ's
+    #: prefix, suffix and `==` matches of properties and application properties.
+    AMQP_PROPERTY = "amqp-property"
     #: RocketMQ tag expressions: a set of tags, matched by String.hashCode then exactly.
     ROCKETMQ_TAG = "rocketmq-tag"
     #: Pulsar anytag/alltag consumer metadata against `tag*` message properties.

@@ -29,6 +29,8 @@ ROW_BY_ROW: dict[ValueModel, str] = {
     ValueModel.ACTIVEMQ: "ActiveMQ's Java types and conversion ladder have no kernels",
     ValueModel.QPID: "Qpid's Java types and conversion ladder have no kernels",
     ValueModel.ARTEMIS: "Artemis's Java types, conversion ladder and header names have no kernels",
+    ValueModel.AMQP: "amqp-sql has no kernels yet: RabbitMQ's orderings and binaries",
+    ValueModel.AMQP_PROPERTY: "a property filter is not a selector",
     ValueModel.ROCKETMQ_TAG: "a tag filter is not a selector",
     ValueModel.PULSAR_TAG: "a tag filter is not a selector",
 }
