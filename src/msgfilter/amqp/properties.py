@@ -169,6 +169,7 @@ class PropertyFilter(Filter):
     properties: tuple[tuple[str, Any], ...]
     #: The application-properties-filter entries: key -> reference value.
     application_properties: tuple[tuple[str, Any], ...]
+    _given: tuple[dict[str, object] | None, dict[str, object] | None]
 
     def __init__(
         self,

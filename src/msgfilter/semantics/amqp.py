@@ -23,7 +23,7 @@ import time
 import uuid
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from ..errors import EvaluationFailure, FilterSyntaxError
@@ -72,7 +72,7 @@ def _other_value(raw: object) -> Any:
     return None
 
 
-_EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 _MILLISECOND = timedelta(milliseconds=1)
 
 
@@ -147,7 +147,7 @@ def eq(left: object, right: object) -> bool:
     return left == right
 
 
-def compare(op: str, left: object, right: object) -> bool | None:
+def compare(op: str, left: Any, right: Any) -> bool | None:
     """`= <> < <= > >=`: UNKNOWN with an absent operand; ordering other than number to
     number or binary to binary is FALSE."""
     if left is None or right is None:
@@ -160,12 +160,12 @@ def compare(op: str, left: object, right: object) -> bool | None:
     if not ((lk is bytes and rk is bytes) or (is_number(left) and is_number(right))):
         return False
     if op == "<":
-        return left < right  # type: ignore[operator]
+        return bool(left < right)
     if op == "<=":
-        return left <= right  # type: ignore[operator]
+        return bool(left <= right)
     if op == ">":
-        return left > right  # type: ignore[operator]
-    return left >= right  # type: ignore[operator]
+        return bool(left > right)
+    return bool(left >= right)
 
 
 def in_first(value: object) -> bool | None:
@@ -270,23 +270,23 @@ class LikeMatcher:
     text_match: Callable[[str], bool] | None
 
     def __call__(self, value: object) -> bool | None:
-        if type(value) is not bytes:
+        if not isinstance(value, bytes):
             return None
         kind = self.kind
         if kind == "exact":
             return value == self.head
         if kind == "prefix":
-            return value.startswith(self.head)  # type: ignore[attr-defined]
+            return value.startswith(self.head)
         if kind == "suffix":
-            return value.endswith(self.tail)  # type: ignore[attr-defined]
+            return value.endswith(self.tail)
         if kind == "both":
             return (
-                len(value) >= len(self.head) + len(self.tail)  # type: ignore[arg-type]
-                and value.startswith(self.head)  # type: ignore[attr-defined]
-                and value.endswith(self.tail)  # type: ignore[attr-defined]
+                len(value) >= len(self.head) + len(self.tail)
+                and value.startswith(self.head)
+                and value.endswith(self.tail)
             )
         try:
-            text = value.decode("utf-8")  # type: ignore[attr-defined]
+            text = value.decode("utf-8")
         except UnicodeDecodeError:
             return None
         if text.endswith("\n"):

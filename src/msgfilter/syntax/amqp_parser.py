@@ -15,8 +15,8 @@ Operators are read with explicit stacks, so nesting costs the stack a few frames
 
 from __future__ import annotations
 
-from . import nodes as n
 from ..errors import FilterSyntaxError
+from . import nodes as n
 from .amqp_lexer import Token, tokenize
 
 _COMPARISONS = frozenset({"=", "<>", "<", "<=", ">", ">="})

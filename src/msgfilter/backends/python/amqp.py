@@ -103,18 +103,16 @@ def _not(g: Generator, node: n.Not) -> str:
 
 def _and(g: Generator, node: n.And) -> str:
     temps = [g.temp() for _ in node.operands]
-    stop = " or ".join(
-        f"({t} := {g.tri(operand)}) is False" for t, operand in zip(temps, node.operands, strict=True)
-    )
+    pairs = zip(temps, node.operands, strict=True)
+    stop = " or ".join(f"({t} := {g.tri(operand)}) is False" for t, operand in pairs)
     every = " and ".join(f"{t} is True" for t in temps)
     return f"(False if {stop} else (True if {every} else None))"
 
 
 def _or(g: Generator, node: n.Or) -> str:
     temps = [g.temp() for _ in node.operands]
-    stop = " or ".join(
-        f"({t} := {g.tri(operand)}) is True" for t, operand in zip(temps, node.operands, strict=True)
-    )
+    pairs = zip(temps, node.operands, strict=True)
+    stop = " or ".join(f"({t} := {g.tri(operand)}) is True" for t, operand in pairs)
     every = " and ".join(f"{t} is False" for t in temps)
     return f"(True if {stop} else (False if {every} else None))"
 
