@@ -24,6 +24,7 @@ CASES = [
     ("activemq", "convert_string_expressions: a + 1 > 2", None),
     ("qpid", "\"my prop\" = NOT a > 1", None),
     ("artemis", "hyphenated_props:my-prop > 2 AND JMSPriority = 4", None),
+    ("amqp-sql", "p.subject LIKE 'a%' AND [my key] <> 0x41", None),
     ("rocketmq-tag", "TagA || TagB", None),
     ("pulsar-tag", "anytag: a, b; alltag: eu", None),
     ("jms", "a IN ('x', 'y')", Limits(max_in_items=5, max_depth=30)),

@@ -47,8 +47,8 @@ def test_arrow_lowers_between_once_through_each_models_comparison() -> None:
 def test_the_node_classes_each_model_lowers() -> None:
     # What each model's kernels cover today; a node moved to `unsupported` runs row by row.
     jms, rocketmq = LOWERINGS[ValueModel.JMS], LOWERINGS[ValueModel.ROCKETMQ]
-    assert set(jms.unsupported) == {n.StringTest, n.Call, n.XQuery}
-    assert set(rocketmq.unsupported) == {n.Arith, n.Like, n.Call, n.XQuery}
+    assert set(jms.unsupported) == {n.StringTest, n.Call, n.XQuery, *n.AMQP_ONLY}
+    assert set(rocketmq.unsupported) == {n.Arith, n.Like, n.Call, n.XQuery, *n.AMQP_ONLY}
 
 
 def test_every_node_class_is_in_every_spark_table() -> None:
@@ -65,7 +65,9 @@ def test_every_value_model_is_lowered_by_spark_or_falls_back_whole() -> None:
 
     assert set(TABLES) == {ValueModel.JMS, ValueModel.ACTIVEMQ, ValueModel.ROCKETMQ}
     assert set(TAG_LOWERINGS) == {ValueModel.ROCKETMQ_TAG, ValueModel.PULSAR_TAG}
-    assert set(NOT_NATIVE) == {ValueModel.ARTEMIS, ValueModel.QPID}
+    assert set(NOT_NATIVE) == {
+        ValueModel.ARTEMIS, ValueModel.QPID, ValueModel.AMQP, ValueModel.AMQP_PROPERTY
+    }
     assert set(TABLES) | set(TAG_LOWERINGS) | NOT_NATIVE == set(ValueModel)
 
 
