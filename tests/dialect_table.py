@@ -25,7 +25,7 @@ _JAVA_TYPES = ("byte", "short", "int", "long", "float", "double")
 
 def sql_dialects() -> tuple[str, ...]:
     """The registry's SQL-like dialects, in registration order: the table's columns."""
-    return tuple(d.name for d in dialects.all_dialects() if d.grammar is not None)
+    return tuple(d.name for d in dialects.all_dialects() if d.sql)
 
 
 def parse_value(text: str) -> object:

@@ -44,6 +44,7 @@ def test_the_registry_holds_the_eight_dialects() -> None:
         # The tag dialects and amqp-sql (RabbitMQ's own grammar) read no selector Grammar.
         no_grammar = (ValueModel.ROCKETMQ_TAG, ValueModel.PULSAR_TAG, ValueModel.AMQP)
         assert (d.grammar is None) == (d.model in no_grammar)
+        assert d.sql == (d.model not in (ValueModel.ROCKETMQ_TAG, ValueModel.PULSAR_TAG))
         if d.grammar is not None:
             assert d.grammar.name == d.name
 

@@ -50,6 +50,9 @@ class Dialect:
     #: Where the dialect answers otherwise than the JMS specification, one line each
     #: (`explain()` lists them).
     departures: tuple[str, ...] = ()
+    #: An SQL-like dialect (a JMS selector descendant): the five selector-grammar dialects
+    #: and amqp-sql, which reads RabbitMQ's own grammar (`grammar` None).
+    sql: bool = False
 
 
 _SQL92_KEYWORDS = frozenset(
@@ -69,7 +72,7 @@ def _sql(
         SelectorFilter, dialect=name, grammar=grammar, model=model, departures=departures,
         prepare=prepare,
     )
-    return Dialect(name, summary, model, build, grammar, departures)
+    return Dialect(name, summary, model, build, grammar, departures, sql=True)
 
 
 #: Qpid Broker-J's departures from the JMS specification (docs/qpid.md has each with an
@@ -157,7 +160,7 @@ _DIALECTS: tuple[Dialect, ...] = (
     # RabbitMQ's own grammar and lexer (syntax.amqp_parser): no Grammar switches.
     Dialect(
         amqp_sql.DIALECT, "RabbitMQ 4.2's AMQP SQL filter expressions", amqp_sql.MODEL,
-        amqp_sql.AmqpSqlFilter, departures=amqp_sql.DEPARTURES,
+        amqp_sql.AmqpSqlFilter, departures=amqp_sql.DEPARTURES, sql=True,
     ),
     # A tag filter class is its dialect: it is also built directly (not only through
     # `compile`), so the class module holds the name and the model it stamps on filters.

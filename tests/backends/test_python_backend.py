@@ -12,10 +12,7 @@ from msgfilter.backends import python as backend
 from msgfilter.semantics.model import ValueModel
 from msgfilter.syntax import nodes
 
-# The selector-grammar dialects and amqp-sql (RabbitMQ's own grammar, no `Grammar`).
-SQL_DIALECTS = [
-    d for d in dialects.all_dialects() if d.grammar is not None or d.model is ValueModel.AMQP
-]
+SQL_DIALECTS = [d for d in dialects.all_dialects() if d.sql]
 
 # One expression per node class that a grammar may leave out: compiling it in a dialect
 # whose grammar has no such syntax must fail, which is why a table may lack its handlers.

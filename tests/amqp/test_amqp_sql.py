@@ -1,0 +1,82 @@
+"""amqp-sql as a dialect: the registry, the command line, canonical text, limits, the
+index and the row-by-row Arrow path."""
+
+from __future__ import annotations
+
+import io
+import pickle
+from pathlib import Path
+
+import pytest
+
+import msgfilter
+import msgfilter.cli
+from msgfilter import FilterLimitError, FilterSyntaxError, Message, SubscriptionIndex
+from msgfilter.amqp import AmqpSqlFilter, property_filter
+
+from .test_oracle import DATA
+
+
+def test_compile_goes_through_the_registry_and_the_cache() -> None:
+    f = msgfilter.compile("a = 1", "amqp-sql")
+    assert isinstance(f, AmqpSqlFilter) and f.dialect == "amqp-sql"
+    assert msgfilter.compile("a = 1", "amqp-sql") is f
+    assert pickle.loads(pickle.dumps(f)) is f
+    assert "departures from the JMS specification" in f.explain()
+
+
+@pytest.mark.parametrize("text", sorted({t for t, _, a in DATA["cases"] if a != "error"})[::7])
+def test_canonical_text_compiles_to_an_equal_filter(text: str) -> None:
+    f = msgfilter.compile(text, "amqp-sql")
+    assert msgfilter.compile(f.unparse(), "amqp-sql") == f
+
+
+def test_rabbitmqs_limits() -> None:
+    with pytest.raises(FilterLimitError):
+        msgfilter.compile("s = '" + "x" * 4091 + "'", "amqp-sql")
+    with pytest.raises(FilterLimitError):
+        msgfilter.compile(" OR ".join(["a = 1"] * 51), "amqp-sql")
+    # The deepest nesting 200 tokens allow compiles and evaluates.
+    assert msgfilter.compile("(" * 98 + "a" + ")" * 98 + " = 5", "amqp-sql").matches({"a": 5})
+    assert msgfilter.compile("NOT " * 198 + "a", "amqp-sql").matches({"a": True})
+    assert msgfilter.compile(" + ".join(["a"] * 99) + " = 99", "amqp-sql").matches({"a": 1})
+
+
+def test_errors_point_at_the_fault() -> None:
+    with pytest.raises(FilterSyntaxError) as error:
+        msgfilter.compile("a = 1 AND b LIKE 'x!' ESCAPE '!'", "amqp-sql")
+    assert error.value.offset == 17
+    with pytest.raises(FilterSyntaxError) as error:
+        msgfilter.compile("p.nope = 1", "amqp-sql")
+    assert error.value.offset == 0 and "p.nope" in error.value.message
+
+
+def test_the_command_line(tmp_path: Path) -> None:
+    messages = tmp_path / "m.jsonl"
+    messages.write_text('{"a": 2}\n{"a": 1}\n{}\n', encoding="utf-8")
+    out = io.StringIO()
+    status = msgfilter.cli.main(["eval", "-d", "amqp-sql", "-m", str(messages), "a != 1"], out)
+    assert status == 0
+    assert out.getvalue().split()[:6] == ["TRUE", "line", "1", "FALSE", "line", "2"]
+    assert msgfilter.cli.main(["check", "-d", "amqp-sql", "a and b"], io.StringIO()) == 2
+
+
+def test_the_index_verifies_amqp_filters() -> None:
+    index = SubscriptionIndex()
+    index.add("big", "a > 'B'", "amqp-sql")
+    index.add("num", "a = 1.0", "amqp-sql")
+    index.add("subject", "p.subject LIKE 'x%'", "amqp-sql")
+    index.add_filter("prop", property_filter({"subject": "&s:y"}))
+    assert sorted(index.match({"a": "a"})) == ["big"]
+    assert sorted(index.match({"a": 1})) == ["num"]
+    assert sorted(index.match(Message({}, {"subject": "xy"}))) == ["prop", "subject"]
+
+
+def test_arrow_evaluates_row_by_row() -> None:
+    pa = pytest.importorskip("pyarrow")
+    import msgfilter.arrow
+
+    table = pa.table({"a": [1, 2, None], "s": ["x", "B", "a"]})
+    f = msgfilter.compile("a = 1.0 OR s > 'B'", "amqp-sql")
+    got = msgfilter.arrow.evaluate(f, table).to_pylist()
+    assert got == [f.evaluate(m) for m in msgfilter.arrow.messages(table)] == [True, False, True]
