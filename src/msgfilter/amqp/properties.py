@@ -67,6 +67,8 @@ class _Affix:
         return ("&p:" if self.prefix else "&s:") + self.text.decode("utf-8", "replace")
 
     def matches(self, value: object) -> bool:
+        if type(value) is str:
+            value = amqp.as_bytes(value)
         if type(value) is not bytes:
             return False
         return value.startswith(self.text) if self.prefix else value.endswith(self.text)

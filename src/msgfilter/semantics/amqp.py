@@ -3,9 +3,10 @@
 Rules read from RabbitMQ's `rabbit_amqp_filter_sql.erl` (v4.2.9, docs/amqp.md names the
 commit), as total functions over message values:
 
-- a value is None (absent), a bool, an int (unbounded), a finite float or `bytes`: AMQP
-  strings and binaries are both Erlang binaries to the evaluator, so a `str` is read as
-  its UTF-8 bytes and `'abc' = 0x616263` is TRUE;
+- a value is None (absent), a bool, an int (unbounded), a finite float, a `str` or
+  `bytes`: AMQP strings and binaries are both Erlang binaries to the evaluator, so a
+  `str` stands for its UTF-8 bytes (`'abc' = 0x616263` is TRUE). Two `str` compare as
+  they are: code point order is UTF-8's byte order; a `str` meets `bytes` as its bytes;
 - `=` is Erlang's `==` (an int equals a float of its value, a boolean equals only a
   boolean); `< <= > >=` order two numbers or two binaries (bytewise) and are FALSE for any
   other pair; any comparison with an absent operand is UNKNOWN;
@@ -44,9 +45,7 @@ def value_of(raw: object) -> Any:
     """A message value as the evaluator sees it (None for what RabbitMQ cannot hold:
     complex values, NaN and infinities, naive datetimes)."""
     kind = type(raw)
-    if kind is str:
-        return raw.encode("utf-8", "surrogatepass")  # type: ignore[attr-defined]
-    if kind is int or kind is bool or kind is bytes:
+    if kind is str or kind is int or kind is bool or kind is bytes:
         return raw
     if kind is float:
         return raw if math.isfinite(raw) else None  # type: ignore[arg-type]
@@ -59,7 +58,7 @@ def _other_value(raw: object) -> Any:
     if isinstance(raw, float):
         return float(raw) if math.isfinite(raw) else None
     if isinstance(raw, str):
-        return str(raw).encode("utf-8", "surrogatepass")
+        return str(raw)
     if isinstance(raw, bytes | bytearray | memoryview):
         return bytes(raw)
     if isinstance(raw, datetime):
@@ -70,6 +69,11 @@ def _other_value(raw: object) -> Any:
     if isinstance(raw, uuid.UUID):
         return raw.bytes
     return None
+
+
+def as_bytes(value: str | bytes) -> bytes:
+    """A string or binary as the bytes RabbitMQ holds."""
+    return value.encode("utf-8", "surrogatepass") if type(value) is str else value  # type: ignore[union-attr]
 
 
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
@@ -98,7 +102,14 @@ _EMPTY: Mapping[str, object] = {}
 
 def app(message: Any, name: str) -> Any:
     """The application property `name` of `message` (a bare or `a.` name)."""
-    return value_of(_application(message).get(name))
+    if type(message) is dict:
+        raw = message.get(name)
+    else:
+        raw = _application(message).get(name)
+    kind = type(raw)
+    if kind is str or kind is int or kind is bool or kind is bytes or raw is None:
+        return raw
+    return value_of(raw)
 
 
 def field(message: Any, name: str) -> Any:
@@ -137,13 +148,20 @@ def not3(value: object) -> bool | None:
     return None
 
 
+_TEXT = (str, bytes)
+
+
 def eq(left: object, right: object) -> bool:
     """Erlang's `==` on two present values."""
     lk, rk = type(left), type(right)
+    if lk is rk:
+        return left == right
     if lk is bool or rk is bool:
-        return left is right
-    if lk is bytes or rk is bytes:
-        return lk is rk and left == right
+        return False
+    if lk in _TEXT or rk in _TEXT:
+        if lk in _TEXT and rk in _TEXT:
+            return as_bytes(left) == as_bytes(right)  # type: ignore[arg-type]
+        return False
     return left == right
 
 
@@ -157,7 +175,10 @@ def compare(op: str, left: Any, right: Any) -> bool | None:
     if op == "<>":
         return not eq(left, right)
     lk, rk = type(left), type(right)
-    if not ((lk is bytes and rk is bytes) or (is_number(left) and is_number(right))):
+    if lk in _TEXT and rk in _TEXT:
+        if lk is not rk:
+            left, right = as_bytes(left), as_bytes(right)
+    elif not (is_number(left) and is_number(right)):
         return False
     if op == "<":
         return bool(left < right)
@@ -265,30 +286,48 @@ class LikeMatcher:
 
     #: "exact", "prefix", "suffix", "both" or "regex".
     kind: str
-    head: bytes
-    tail: bytes
+    head_text: str
+    tail_text: str
     text_match: Callable[[str], bool] | None
+    head: bytes = b""
+    tail: bytes = b""
 
     def __call__(self, value: object) -> bool | None:
-        if not isinstance(value, bytes):
-            return None
         kind = self.kind
-        if kind == "exact":
-            return value == self.head
-        if kind == "prefix":
-            return value.startswith(self.head)
-        if kind == "suffix":
-            return value.endswith(self.tail)
-        if kind == "both":
-            return (
-                len(value) >= len(self.head) + len(self.tail)
-                and value.startswith(self.head)
-                and value.endswith(self.tail)
-            )
-        try:
-            text = value.decode("utf-8")
-        except UnicodeDecodeError:
+        if type(value) is str:
+            if kind == "exact":
+                return value == self.head_text
+            if kind == "prefix":
+                return value.startswith(self.head_text)
+            if kind == "suffix":
+                return value.endswith(self.tail_text)
+            text = value
+        elif isinstance(value, bytes):
+            if kind == "exact":
+                return value == self.head
+            if kind == "prefix":
+                return value.startswith(self.head)
+            if kind == "suffix":
+                return value.endswith(self.tail)
+            if kind == "both":
+                return (
+                    len(value) >= len(self.head) + len(self.tail)
+                    and value.startswith(self.head)
+                    and value.endswith(self.tail)
+                )
+            try:
+                text = value.decode("utf-8")
+            except UnicodeDecodeError:
+                return None
+        else:
             return None
+        if kind == "both":
+            # Prefix and suffix may not overlap: counted in code points, as in bytes.
+            return (
+                len(text) >= len(self.head_text) + len(self.tail_text)
+                and text.startswith(self.head_text)
+                and text.endswith(self.tail_text)
+            )
         if text.endswith("\n"):
             text = text[:-1]
         # The pattern holds no control character, so nothing can match a line feed.
@@ -331,13 +370,13 @@ def compile_like(pattern: str, escape: str | None) -> LikeMatcher:
         i += 1
     segments.append(tuple(current))
     if not underscore and percents <= 1:
-        head = "".join(segments[0]).encode()  # type: ignore[arg-type]
-        if percents == 0:
-            return LikeMatcher("exact", head, b"", None)
-        tail = "".join(segments[1]).encode()  # type: ignore[arg-type]
-        kind = "prefix" if not tail else "suffix" if not head else "both"
-        return LikeMatcher(kind, head, tail, None)
-    return LikeMatcher("regex", b"", b"", compile_segments(LikePattern(tuple(segments))))
+        head = "".join(segments[0])  # type: ignore[arg-type]
+        tail = "".join(segments[1]) if percents else ""  # type: ignore[arg-type]
+        kind = "exact" if percents == 0 else (
+            "prefix" if not tail else "suffix" if not head else "both"
+        )
+        return LikeMatcher(kind, head, tail, None, head.encode(), tail.encode())
+    return LikeMatcher("regex", "", "", compile_segments(LikePattern(tuple(segments))))
 
 
 def like(value: object, matcher: LikeMatcher) -> bool | None:

@@ -39,8 +39,8 @@ def _const(g: Generator, node: Any) -> str:
 
 
 def _string(g: Generator, node: n.StringLit) -> str:
-    # Strings are binaries to RabbitMQ: the literal is its UTF-8 bytes.
-    return g.const(node.value.encode("utf-8", "surrogatepass"))
+    # A str stands for its UTF-8 bytes (semantics.amqp compares it so).
+    return g.const(node.value)
 
 
 def _bool(g: Generator, node: n.BoolLit) -> str:
