@@ -80,3 +80,28 @@ def test_arrow_evaluates_row_by_row() -> None:
     f = msgfilter.compile("a = 1.0 OR s > 'B'", "amqp-sql")
     got = msgfilter.arrow.evaluate(f, table).to_pylist()
     assert got == [f.evaluate(m) for m in msgfilter.arrow.messages(table)] == [True, False, True]
+
+
+def test_python_values_as_rabbitmq_holds_them() -> None:
+    import uuid
+    from datetime import datetime, timezone
+
+    def answer(text: str, value: object) -> bool | None:
+        f = msgfilter.compile(text, "amqp-sql")
+        got = f.evaluate({"v": value})
+        # The inline comparison and the general one agree.
+        assert f.matches({"v": value}) is (got is True)
+        assert f.evaluate(Message({"v": value})) is got
+        return got
+
+    stamp = datetime(2024, 1, 1, tzinfo=timezone.utc)
+    assert answer("v = 1704067200000", stamp) is True
+    assert answer("v > 0", datetime(2024, 1, 1)) is None      # naive: no instant
+    assert answer("v > 0", float("nan")) is None               # no AMQP NaN
+    assert answer("v = 1.0E308 * 10.0", float("inf")) is None
+    assert answer("v = 0x00000000000000000000000000000001", uuid.UUID(int=1)) is True
+    assert answer("v = 'ab'", bytearray(b"ab")) is True
+    assert answer("v = 1", True) is False and answer("v = TRUE", 1) is False
+    assert answer("v > 'B'", b"a") is True and answer("v LIKE 'a%'", b"ab") is True
+    assert answer("v LIKE 'a_'", b"a\xff") is None             # regex on no UTF-8
+    assert answer("v = 'x'", ["x"]) is None                    # no complex values

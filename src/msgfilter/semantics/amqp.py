@@ -100,6 +100,11 @@ def _fields(message: Any) -> Mapping[str, object]:
 _EMPTY: Mapping[str, object] = {}
 
 
+def raw_app(message: Any, name: str) -> object:
+    """The application property `name` of `message` as given (see `value_of`)."""
+    return _application(message).get(name)
+
+
 def app(message: Any, name: str) -> Any:
     """The application property `name` of `message` (a bare or `a.` name)."""
     if type(message) is dict:

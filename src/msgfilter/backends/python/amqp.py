@@ -68,8 +68,35 @@ def _call(g: Generator, node: n.Call) -> str:
     return "_mqutc()"
 
 
+_PY_OPS = {"=": "==", "<>": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">="}
+
+
 def _compare(g: Generator, node: n.Compare) -> str:
-    return f"_mqcmp({g.const(node.op)}, {g.value(node.left)}, {g.value(node.right)})"
+    op = g.const(node.op)
+    right = node.right
+    if isinstance(right, n.StringLit | n.ExactLit | n.ApproxLit):
+        # Against a literal, the common case (a value of the literal's kind) is tested
+        # inline; any other value goes through the full rule.
+        t = g.temp()
+        if isinstance(right, n.StringLit):
+            same = f"type({t}) is str"
+        else:
+            # A float read as given may be NaN or infinite (absent to RabbitMQ): `t - t`
+            # is 0.0 only for a finite one.
+            same = f"(type({t}) is int or (type({t}) is float and {t} - {t} == 0.0))"
+        k = g.value(right)
+        fast = f"{t} {_PY_OPS[node.op]} {k}"
+        left = node.left
+        if isinstance(left, n.Ident):
+            # Read as given (a dict inline); anything but the literal's kind is then
+            # read as RabbitMQ holds it (`_mqv`: NaN absent, a datetime in ms, ...).
+            name = g.const(left.name)
+            read = f"(m.get({name}) if type(m) is dict else _mqraw(m, {name}))"
+            slow = f"_mqcmp({op}, _mqv({t}), {k})"
+        else:
+            read, slow = g.value(left), f"_mqcmp({op}, {t}, {k})"
+        return f"(None if ({t} := {read}) is None else (({fast}) if {same} else {slow}))"
+    return f"_mqcmp({op}, {g.value(node.left)}, {g.value(right)})"
 
 
 def _in_list(g: Generator, node: n.InList) -> str:

@@ -34,7 +34,7 @@ RUNTIME: dict[str, Any] = {
     "_arprop": art.prop,
     "_mqapp": mq.app, "_mqfield": mq.field, "_mqcond": mq.condition, "_mqnot": mq.not3,
     "_mqcmp": mq.compare, "_mqarith": mq.arith, "_mqneg": mq.negate, "_mqutc": mq.utc,
-    "_mqmember": mq.member, "_mqfailed": mq.failure,
+    "_mqmember": mq.member, "_mqfailed": mq.failure, "_mqraw": mq.raw_app, "_mqv": mq.value_of,
 }
 
 
