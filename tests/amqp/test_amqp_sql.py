@@ -84,7 +84,7 @@ def test_arrow_evaluates_row_by_row() -> None:
 
 def test_python_values_as_rabbitmq_holds_them() -> None:
     import uuid
-    from datetime import datetime, timezone
+    from datetime import UTC, datetime
 
     def answer(text: str, value: object) -> bool | None:
         f = msgfilter.compile(text, "amqp-sql")
@@ -94,7 +94,7 @@ def test_python_values_as_rabbitmq_holds_them() -> None:
         assert f.evaluate(Message({"v": value})) is got
         return got
 
-    stamp = datetime(2024, 1, 1, tzinfo=timezone.utc)
+    stamp = datetime(2024, 1, 1, tzinfo=UTC)
     assert answer("v = 1704067200000", stamp) is True
     assert answer("v > 0", datetime(2024, 1, 1)) is None      # naive: no instant
     assert answer("v > 0", float("nan")) is None               # no AMQP NaN

@@ -73,7 +73,9 @@ def _other_value(raw: object) -> Any:
 
 def as_bytes(value: str | bytes) -> bytes:
     """A string or binary as the bytes RabbitMQ holds."""
-    return value.encode("utf-8", "surrogatepass") if type(value) is str else value  # type: ignore[union-attr]
+    if isinstance(value, str):
+        return value.encode("utf-8", "surrogatepass")
+    return value
 
 
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
@@ -107,10 +109,9 @@ def raw_app(message: Any, name: str) -> object:
 
 def app(message: Any, name: str) -> Any:
     """The application property `name` of `message` (a bare or `a.` name)."""
-    if type(message) is dict:
-        raw = message.get(name)
-    else:
-        raw = _application(message).get(name)
+    raw: object = (
+        message.get(name) if type(message) is dict else _application(message).get(name)
+    )
     kind = type(raw)
     if kind is str or kind is int or kind is bool or kind is bytes or raw is None:
         return raw
