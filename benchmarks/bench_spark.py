@@ -55,6 +55,11 @@ SELECTORS: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
     # ActiveMQ's value model: `priority` is an int column, an Integer to the dialect.
     ("activemq", (("activemq",
      "priority > 5 AND region LIKE 'eu-%' AND redelivery_count = 0"),)),
+    # RabbitMQ 4.2's AMQP SQL over the same application properties: strings ordered
+    # bytewise, `!=`, a long column against a double literal (exact, through its floor).
+    ("amqp-sql", (("amqp-sql",
+     "region = 'eu-west' AND tier IN ('gold', 'silver') AND priority > 3.5 "
+     "AND source != 'batch' AND topic LIKE 'persistent://shop/%'"),)),
     # One frame routed by a JMS selector, a RocketMQ tag set and a Pulsar tag filter
     # together: the rows every one of them accepts.
     ("mixed dialects", (

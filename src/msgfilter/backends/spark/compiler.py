@@ -36,6 +36,8 @@ class Table:
     compare: Callable[[str, V, V], V]
     #: AND (True) or OR (False) of lowered values as conditions.
     combine: Callable[[bool, Sequence[V]], V]
+    #: A lowered value where a condition stands (the answer at the root).
+    condition: Callable[[V], Column] = as_condition
 
 
 class Lowering:
@@ -80,7 +82,7 @@ class Lowering:
                 ))
             done[id(node)] = handler(self, node, [done[id(kid)] for kid in kids])
         answer = done[id(root)]
-        return finish(as_condition(answer), answer.error, answer.absorbed)
+        return finish(self.table.condition(answer), answer.error, answer.absorbed)
 
 
 def between(lw: Lowering, node: n.Between, kids: list[V]) -> V:

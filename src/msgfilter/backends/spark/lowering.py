@@ -11,12 +11,13 @@ from pyspark.sql import Column
 from pyspark.sql import functions as F
 from pyspark.sql import types as T
 
+from ...amqp.sql import AmqpSqlFilter
 from ...filter import Filter
 from ...layout import DEFAULT_LAYOUT, Layout
 from ...selector import SelectorFilter
 from ...semantics.model import ValueModel
 from ...syntax import nodes as n
-from . import activemq, jms, rocketmq
+from . import activemq, amqp, jms, rocketmq
 from .compiler import Lowering, Table
 from .errors import Fallback
 from .fallback import udf_column
@@ -28,6 +29,7 @@ TABLES: dict[ValueModel, Table] = {
     ValueModel.JMS: jms.TABLE,
     ValueModel.ACTIVEMQ: activemq.TABLE,
     ValueModel.ROCKETMQ: rocketmq.TABLE,
+    ValueModel.AMQP: amqp.TABLE,
 }
 
 #: The value models with neither a table nor a tag lowering: their filters run whole in
@@ -77,6 +79,8 @@ def _tree_strings(tree: n.Expr) -> Iterable[str]:
 
 
 def _tree(f: Filter) -> n.Expr | None:
+    if isinstance(f, AmqpSqlFilter):
+        return f.tree
     if not isinstance(f, SelectorFilter):  # pragma: no cover - SQL models are selectors
         raise TypeError(f"{f!r} has the {f.model.value} value model but no selector tree")
     return f.tree

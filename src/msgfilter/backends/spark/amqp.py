@@ -1,0 +1,209 @@
+"""The `amqp` value model's lowering table (amqp-sql, RabbitMQ 4.2's rules), native where a
+Column says the rule exactly, the fallback UDF elsewhere.
+
+Native: comparisons of application properties (columns and the properties map) and
+literals, by the operand kinds known while lowering: two strings compare as Spark's
+UTF-8 bytes (RabbitMQ's order), two numbers by value (a long column against a double
+literal through the literal's floor or ceiling, so exactly), unlike kinds are FALSE
+(`<>` TRUE), any NULL UNKNOWN; IN lists, LIKE patterns RabbitMQ matches bytewise (no `_`,
+at most one `%`), IS NULL, NOT, AND, OR. A double column's NaN and infinities read as
+NULL, as the per-message evaluator reads them. Everything else falls back: arithmetic
+(RabbitMQ's integers are unbounded), binaries, `UTC()`, header and properties fields,
+LIKE patterns RabbitMQ runs as regular expressions, and columns of other types."""
+
+from __future__ import annotations
+
+import math
+import operator
+from collections.abc import Sequence
+from functools import reduce
+
+from pyspark.sql import Column
+from pyspark.sql import functions as F
+from pyspark.sql import types as T
+
+from ... import layout as tables
+from ...layout import BOOLEAN, DOUBLE, LONG, NULL, NUMERIC, STRING
+from ...semantics import amqp
+from ...syntax import nodes as n
+from .compiler import PARENT, Handler, Lowering, Table
+from .errors import Fallback
+from .schema import typed
+from .values import V, const, null_bool, truth, unless_null
+
+_LONG_MIN, _LONG_MAX = -(2**63), 2**63 - 1
+_INTEGRAL = (T.ByteType, T.ShortType, T.IntegerType, T.LongType)
+_OPS = {
+    "=": operator.eq, "<>": operator.ne, "<": operator.lt, "<=": operator.le,
+    ">": operator.gt, ">=": operator.ge,
+}
+_FLIP = {"=": "=", "<>": "<>", "<": ">", "<=": ">=", ">": "<", ">=": "<="}
+
+
+def _typed(col: Column, dtype: T.DataType) -> V:
+    """A column's values as RabbitMQ holds them, or Fallback for a type it has no native
+    rule for."""
+    if isinstance(dtype, _INTEGRAL):
+        return V(col.cast(T.LongType()), LONG)
+    if isinstance(dtype, T.FloatType | T.DoubleType):
+        wide = col.cast(T.DoubleType())
+        finite = ~F.isnan(wide) & (F.abs(wide) != F.lit(math.inf))
+        return V(F.when(finite, wide), DOUBLE)
+    if isinstance(dtype, T.StringType | T.BooleanType | T.NullType):
+        return typed(col, dtype)
+    raise Fallback(f"a {dtype.simpleString()} value has no native amqp-sql rule")
+
+
+def condition(x: V) -> Column:
+    """A value where a condition stands: only a boolean is TRUE or FALSE."""
+    if x.is_const:
+        return truth(amqp.condition(x.const)).col
+    if x.kind == BOOLEAN:
+        return x.col
+    return null_bool()
+
+
+def _combine(conjunction: bool, kids: Sequence[V]) -> V:
+    # Spark's AND and OR are Kleene's, as RabbitMQ's are on TRUE, FALSE and UNKNOWN.
+    join = operator.and_ if conjunction else operator.or_
+    return V(reduce(join, [condition(x) for x in kids]), BOOLEAN)
+
+
+def _literal(lw: Lowering, node: n.Expr, kids: list[V]) -> V:
+    value = node.value  # type: ignore[union-attr]
+    if type(value) is int and not _LONG_MIN <= value <= _LONG_MAX:
+        raise Fallback("an integer beyond a long (RabbitMQ's are unbounded)")
+    return const(value)
+
+
+def _binary(lw: Lowering, node: n.BinaryLit, kids: list[V]) -> V:
+    raise Fallback("binaries have no native amqp-sql rule")
+
+
+def _ident(lw: Lowering, node: n.Ident, kids: list[V]) -> V:
+    schema = lw.schema
+    source = tables.resolve(node.name, schema.names, schema.layout)
+    if source.fallback_column is not None:
+        # The tag and keys columns are no AMQP application properties.
+        raise Fallback(f"{node.name} reads the layout's tags or keys column")
+    return schema.resolve(node.name, _typed)
+
+
+def _negate(lw: Lowering, node: n.Negate, kids: list[V]) -> V:
+    x = kids[0]
+    if x.is_const:
+        return const(amqp.negate(x.const))
+    raise Fallback("a sign before a non-literal (RabbitMQ's integers are unbounded)")
+
+
+def _long_vs_double(op: str, column: V, d: float) -> V:
+    """`column op d` for a long column and a finite double literal, exactly."""
+    if d >= 2.0**63 or d < -(2.0**63):
+        below = d > 0  # every long is below d (or above it)
+        answer = {"=": False, "<>": True, "<": below, "<=": below, ">": not below,
+                  ">=": not below}[op]
+        return V(unless_null(F.lit(answer), column), BOOLEAN)
+    floor, ceil = math.floor(d), math.ceil(d)
+    if op in ("=", "<>"):
+        if floor != ceil:
+            return V(unless_null(F.lit(op == "<>"), column), BOOLEAN)
+        return V(_OPS[op](column.col, F.lit(floor).cast(T.LongType())), BOOLEAN)
+    bound = {"<": ceil, "<=": floor, ">": floor, ">=": ceil}[op]
+    return V(_OPS[op](column.col, F.lit(bound).cast(T.LongType())), BOOLEAN)
+
+
+def compare(op: str, a: V, b: V) -> V:
+    if a.is_const and b.is_const:
+        return truth(amqp.compare(op, a.const, b.const))
+    if NULL in (a.kind, b.kind) or (a.is_const and a.const is None) or (
+        b.is_const and b.const is None
+    ):
+        return truth(None)
+    if a.kind == b.kind and a.kind in (STRING, LONG, DOUBLE):
+        return V(_OPS[op](a.col, b.col), BOOLEAN)
+    if a.kind in NUMERIC and b.kind in NUMERIC:
+        if a.is_const:
+            return compare(_FLIP[op], b, a)
+        if b.is_const and a.kind == LONG:
+            return _long_vs_double(op, a, float(b.const))
+        if b.is_const and abs(b.const) <= 2**53:
+            return V(_OPS[op](a.col, F.lit(float(b.const))), BOOLEAN)
+        raise Fallback("a long compared with a double is exact only against a literal")
+    if a.kind == BOOLEAN and b.kind == BOOLEAN and op in ("=", "<>"):
+        return V(_OPS[op](a.col, b.col), BOOLEAN)
+    # Unlike kinds (or booleans ordered): `=` and ordering FALSE, `<>` TRUE.
+    return V(unless_null(F.lit(op == "<>"), a, b), BOOLEAN)
+
+
+def _compare(lw: Lowering, node: n.Compare, kids: list[V]) -> V:
+    return compare(node.op, kids[0], kids[1])
+
+
+def _in_list(lw: Lowering, node: n.InList, kids: list[V]) -> V:
+    x, *items = kids
+    if x.kind == NULL or (x.is_const and x.const is None):
+        return truth(None)
+    hits = [compare("=", x, item) for item in items]
+    hit = reduce(operator.or_, [F.coalesce(h.col, F.lit(False)) for h in hits])
+    found = unless_null(hit, x)
+    return V(~found if node.negated else found, BOOLEAN)
+
+
+def _like(lw: Lowering, node: n.Like, kids: list[V]) -> V:
+    x = kids[0]
+    matcher = amqp.compile_like(node.pattern, node.escape)
+    if x.is_const:
+        found = matcher(x.const)
+        return truth(None if found is None else found != node.negated)
+    if x.kind != STRING:
+        return truth(None)
+    col = x.col
+    if matcher.kind == "exact":
+        hit = col == F.lit(matcher.head_text)
+    elif matcher.kind == "prefix":
+        hit = col.startswith(matcher.head_text)
+    elif matcher.kind == "suffix":
+        hit = col.endswith(matcher.tail_text)
+    elif matcher.kind == "both":
+        need = len(matcher.head_text) + len(matcher.tail_text)
+        hit = (F.length(col) >= need) & col.startswith(matcher.head_text) & col.endswith(
+            matcher.tail_text
+        )
+    else:
+        raise Fallback("RabbitMQ matches this LIKE pattern with a regular expression")
+    return V(~hit if node.negated else hit, BOOLEAN)
+
+
+def _not(lw: Lowering, node: n.Not, kids: list[V]) -> V:
+    x = kids[0]
+    if x.is_const:
+        return truth(amqp.not3(x.const))
+    return V(~condition(x), BOOLEAN)
+
+
+HANDLERS: dict[type[n.Node], Handler] = {
+    **PARENT,
+    **dict.fromkeys((n.StringLit, n.ExactLit, n.ApproxLit, n.BoolLit), _literal),
+    n.BinaryLit: _binary,
+    n.Ident: _ident,
+    n.Negate: _negate,
+    n.Compare: _compare,
+    n.InList: _in_list,
+    n.Like: _like,
+    n.Not: _not,
+}
+del HANDLERS[n.Between]
+
+#: Nodes without a native form: the whole filter runs in the per-message Arrow UDF.
+UNSUPPORTED: dict[type[n.Node], str] = {
+    n.Arith: "RabbitMQ's arithmetic (unbounded integers, `/` a float) runs in Python",
+    n.Call: "UTC() is read per message",
+    n.Field: "AMQP header and properties fields are not read from columns yet",
+    n.NullLit: "not in the amqp-sql grammar",
+    n.Between: "not in the amqp-sql grammar",
+    n.In: "not in the amqp-sql grammar (amqp-sql builds InList)",
+    n.StringTest: "not in the amqp-sql grammar",
+    n.XQuery: "not in the amqp-sql grammar",
+}
+
+TABLE = Table(HANDLERS, UNSUPPORTED, compare, _combine, condition)
