@@ -12,11 +12,11 @@ import pytest
 pytest.importorskip("pyspark")
 pytest.importorskip("pyarrow")
 
-from pyspark.sql import types as T  # noqa: E402
+from pyspark.sql import types as T
 
-import msgfilter  # noqa: E402
-import msgfilter.spark as ms  # noqa: E402
-from msgfilter.amqp import property_filter  # noqa: E402
+import msgfilter
+import msgfilter.spark as ms
+from msgfilter.amqp import property_filter
 
 pytestmark = pytest.mark.spark
 
