@@ -6,7 +6,7 @@ evaluator to use as an oracle.
   compiled engine (it shares only the error classes with it).
 * `selectors()`, `expressions()`, `invalid_selectors()`, `messages()`,
   `selector_cases()`, `identifiers()`, `tag_expressions()`, `topic_names()`,
-  `topic_patterns()`: Hypothesis strategies; `property_settings()` with the
+  `topic_patterns()`, `amqp_selectors()`, `amqp_messages()`: Hypothesis strategies; `property_settings()` with the
   `msgfilter-ci` and `msgfilter-fuzz` profiles. These need `hypothesis`; the reference
   evaluator and the oracle helpers do not.
 * `oracle_case()`, `oracle_answer()`, `oracle_view()`: JSON Lines for external oracles
@@ -24,10 +24,13 @@ from .reference import ReferenceFilter, reference_evaluate, reference_filter
 
 if TYPE_CHECKING:
     from .strategies import (
+        AMQP_NAMES,
         DEFAULT_IDENTIFIERS,
         EXAMPLES_VARIABLE,
         PROFILE_VARIABLE,
         VALUE_KINDS,
+        amqp_messages,
+        amqp_selectors,
         expressions,
         identifiers,
         invalid_selectors,
@@ -42,11 +45,14 @@ if TYPE_CHECKING:
 
 __all__ = [
     "ACTIVEMQ_HEADER_DEFAULTS",
+    "AMQP_NAMES",
     "DEFAULT_IDENTIFIERS",
     "EXAMPLES_VARIABLE",
     "PROFILE_VARIABLE",
     "VALUE_KINDS",
     "ReferenceFilter",
+    "amqp_messages",
+    "amqp_selectors",
     "expressions",
     "identifiers",
     "invalid_selectors",

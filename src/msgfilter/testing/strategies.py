@@ -1,6 +1,6 @@
 """Hypothesis strategies: selectors, near-miss selectors, messages, tags and topic names,
 one module per topic (`vocabulary`, `profiles`, `selector_texts`, `near_misses`,
-`message_cases`, `tags_and_topics`), gathered here.
+`message_cases`, `tags_and_topics`, `amqp_cases`), gathered here.
 
 Valid selectors are built from typed pieces (condition, number, string, boolean, any
 value), so every one passes the `jms` dialect's static rules by construction: NOT only
@@ -22,6 +22,7 @@ every list, so failing examples shrink to short, readable selectors.
 
 from __future__ import annotations
 
+from .amqp_cases import AMQP_NAMES, amqp_messages, amqp_selectors
 from .message_cases import messages, selector_cases
 from .near_misses import invalid_selectors
 from .profiles import EXAMPLES_VARIABLE, PROFILE_VARIABLE, property_settings
@@ -30,10 +31,13 @@ from .tags_and_topics import tag_expressions, topic_names, topic_patterns
 from .vocabulary import DEFAULT_IDENTIFIERS, VALUE_KINDS, identifiers
 
 __all__ = [
+    "AMQP_NAMES",
     "DEFAULT_IDENTIFIERS",
     "EXAMPLES_VARIABLE",
     "PROFILE_VARIABLE",
     "VALUE_KINDS",
+    "amqp_messages",
+    "amqp_selectors",
     "expressions",
     "identifiers",
     "invalid_selectors",
