@@ -28,7 +28,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from ..errors import EvaluationFailure, FilterSyntaxError
-from ..message import Message
+from ..message import Message, as_mapping
 from ..syntax import nodes as n
 from .like import LikePattern, Segment, compile_segments
 
@@ -83,13 +83,11 @@ _MILLISECOND = timedelta(milliseconds=1)
 
 
 def _application(message: Any) -> Mapping[str, object]:
-    if type(message) is dict:
-        return message
+    # A Message's application properties are its properties alone (its headers are the
+    # AMQP fields); anything else reads as `as_mapping` reads it.
     if isinstance(message, Message):
         return message.property_dict
-    if isinstance(message, Mapping):
-        return message
-    return _EMPTY
+    return as_mapping(message)
 
 
 def _fields(message: Any) -> Mapping[str, object]:

@@ -128,20 +128,15 @@ def _not(g: Generator, node: n.Not) -> str:
     return f"_mqnot({tri})" if count % 2 else tri
 
 
-def _and(g: Generator, node: n.And) -> str:
+def _junction(g: Generator, node: n.And | n.Or) -> str:
+    # AND stops at its first FALSE operand and is TRUE when all are; OR the other way.
+    stop = "False" if isinstance(node, n.And) else "True"
+    every = "True" if stop == "False" else "False"
     temps = [g.temp() for _ in node.operands]
     pairs = zip(temps, node.operands, strict=True)
-    stop = " or ".join(f"({t} := {g.tri(operand)}) is False" for t, operand in pairs)
-    every = " and ".join(f"{t} is True" for t in temps)
-    return f"(False if {stop} else (True if {every} else None))"
-
-
-def _or(g: Generator, node: n.Or) -> str:
-    temps = [g.temp() for _ in node.operands]
-    pairs = zip(temps, node.operands, strict=True)
-    stop = " or ".join(f"({t} := {g.tri(operand)}) is True" for t, operand in pairs)
-    every = " and ".join(f"{t} is False" for t in temps)
-    return f"(True if {stop} else (False if {every} else None))"
+    stops = " or ".join(f"({t} := {g.tri(operand)}) is {stop}" for t, operand in pairs)
+    all_of = " and ".join(f"{t} is {every}" for t in temps)
+    return f"({stop} if {stops} else ({every} if {all_of} else None))"
 
 
 HANDLERS: dict[type[n.Node], Handlers] = {
@@ -160,6 +155,6 @@ HANDLERS: dict[type[n.Node], Handlers] = {
     n.Like: _q(_like),
     n.IsNull: _q(_is_null),
     n.Not: _q(_not),
-    n.And: _q(_and),
-    n.Or: _q(_or),
+    n.And: _q(_junction),
+    n.Or: _q(_junction),
 }
