@@ -7,8 +7,8 @@ evaluator to use as an oracle.
 * `selectors()`, `expressions()`, `invalid_selectors()`, `messages()`,
   `selector_cases()`, `identifiers()`, `tag_expressions()`, `topic_names()`,
   `topic_patterns()`, `amqp_selectors()`, `amqp_messages()`: Hypothesis strategies;
-  `property_settings()` with the `msgfilter-ci` and `msgfilter-fuzz` profiles. These need `hypothesis`; the reference
-  evaluator and the oracle helpers do not.
+  `property_settings()` with the `msgfilter-ci` and `msgfilter-fuzz` profiles. These
+  need `hypothesis`; the reference evaluator and the oracle helpers do not.
 * `oracle_case()`, `oracle_answer()`, `oracle_view()`: JSON Lines for external oracles
   such as the ActiveMQ selector oracle, and the message such an oracle evaluates.
 
