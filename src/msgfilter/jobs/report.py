@@ -8,6 +8,7 @@ bytes."""
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -181,12 +182,21 @@ def human_bytes(count: float) -> str:
 
 
 def write_report(report: RouteReport, directory: Path) -> list[Path]:
-    """report.json, report.txt and report.png in `directory`; returns their paths."""
+    """report.json, report.txt and report.png in `directory`; returns their paths. Each
+    is written beside its place under a hidden name and renamed over it, so that a
+    reader (or a job killed mid-write) never sees half a file: the streaming job
+    rewrites the report after every batch."""
     directory.mkdir(parents=True, exist_ok=True)
     paths = [directory / JSON_FILE, directory / TABLE_FILE, directory / CHART_FILE]
-    paths[0].write_text(json.dumps(report.to_json(), indent=2) + "\n", encoding="utf-8")
-    paths[1].write_text(report.table() + "\n", encoding="utf-8")
-    bar_chart(report, paths[2])
+    writers: list[Callable[[Path], object]] = [
+        lambda tmp: tmp.write_text(json.dumps(report.to_json(), indent=2) + "\n", "utf-8"),
+        lambda tmp: tmp.write_text(report.table() + "\n", "utf-8"),
+        lambda tmp: bar_chart(report, tmp),
+    ]
+    for path, write in zip(paths, writers, strict=True):
+        tmp = path.with_name(f".{path.name}.tmp")
+        write(tmp)
+        os.replace(tmp, path)
     return paths
 
 
@@ -220,7 +230,7 @@ def bar_chart(report: RouteReport, path: Path) -> None:
     _totals(report, figure.add_subplot(grid[0, 0]))
     _histogram(report, figure.add_subplot(grid[0, 1]))
     _top(report, figure.add_subplot(grid[1, :]))
-    figure.savefig(path)
+    figure.savefig(path, format="png")
 
 
 def _totals(report: RouteReport, axes: Any) -> None:
