@@ -34,7 +34,7 @@ from typing import Any
 
 from . import follow_log
 from .follow_log import BatchLog
-from .report import RouteReport, write_report
+from .report import ChartPainter, RouteReport, write_report
 from .route_input import Prepared, RouteError, choose_plan, data_files, fail
 from .routing import CONSOLE_ROWS, MESSAGES_DIR, Router, archive_schema, make_router, session
 
@@ -183,12 +183,13 @@ class Follower:
         self.stopping = self.in_batch = False
         self.interrupted = 0
         self.failure: BaseException | None = None
-        self.last_activity = time.monotonic()
+        self.last_activity = self.quiet_since = time.monotonic()
         self.started = time.perf_counter()
         self.totals = self.log.latest()
         self.spark: Any = None
         self.schema: Any = None
         self.router: Router | None = None
+        self.painter = ChartPainter(self.out)
 
     # -- the run --------------------------------------------------------------------------
 
@@ -216,7 +217,7 @@ class Follower:
                 self.prepared.filters,
             )
             # A run that died between its commit and its report left the report behind.
-            write_report(self.report(), self.out)
+            self.publish()
             query = (
                 self.reader(spark.readStream)
                 .option("maxFilesPerTrigger", self.args.files_per_batch)
@@ -230,7 +231,9 @@ class Follower:
                 .start()
             )
             self.wait(query)
-            return self.report()
+            report = self.publish()
+            self.painter.finish()
+            return report
         finally:
             if self.router is not None:
                 self.router.close()
@@ -269,12 +272,21 @@ class Follower:
                 signal.signal(signal.SIGINT, previous)
 
     def idle(self, query: Any) -> bool:
+        """True once the query has looked for new files and found none, with no batch in
+        hand, for --until-idle seconds on end."""
         limit = self.args.until_idle
-        if limit is None or self.in_batch:
+        if limit is None:
             return False
-        if time.monotonic() - self.last_activity < limit:
-            return False
-        return not query.status["isTriggerActive"]
+        status = query.status
+        now = time.monotonic()
+        busy = (
+            self.in_batch or status["isDataAvailable"] or status["isTriggerActive"]
+            # Before its first look at the folder the query is only starting.
+            or str(status["message"]).startswith("Initializing")
+        )
+        if busy:
+            self.quiet_since = now
+        return now - max(self.quiet_since, self.last_activity) >= limit
 
     def interrupt(self, signum: int, frame: Any) -> None:
         """Ctrl-C: finish the batch in hand, then stop; a second one stops at once."""
@@ -318,7 +330,7 @@ class Follower:
         done = self.log.record(batch_id)
         if done is not None:
             self.totals = done
-            write_report(self.report(), self.out)
+            self.publish()
             print(f"batch {batch_id}: committed before the restart; its output stands")
             return
         crash_point("batch-start", batch_id)
@@ -357,7 +369,7 @@ class Follower:
         self.log.commit(batch_id, staged, self.out / MESSAGES_DIR, totals,
                         halfway=lambda: crash_point("moving", batch_id))
         self.totals = totals
-        write_report(self.report(), self.out)
+        self.publish()
         crash_point("committed", batch_id)
         deliveries = sum(count for _, count, _ in delivered)
         print(f"batch {batch_id}: {len(files or ()):,} files, {counted[0]:,} messages, "
@@ -384,6 +396,13 @@ class Follower:
         return f"{waiting:,} file" + ("" if waiting == 1 else "s")
 
     # -- the report ------------------------------------------------------------------------
+
+    def publish(self) -> RouteReport:
+        """Rewrite the report with the running total (report.png a moment later)."""
+        report = self.report()
+        write_report(report, self.out, chart=False)
+        self.painter.show(report)
+        return report
 
     def report(self) -> RouteReport:
         """The running total as a RouteReport."""
