@@ -8,10 +8,12 @@ routes more than one batch)."""
 
 from __future__ import annotations
 
+import argparse
 import contextlib
 import io
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -305,3 +307,26 @@ def test_json_lines_ctrl_c_a_bad_line_stops_or_is_skipped(
     ids = [r["message_id"] for r in routed(out)["subscription=audit-everything"]]
     assert ids == sorted(r["message_id"] for r in rows[:200])
 
+
+
+def test_the_following_section_of_the_docs_is_what_the_job_does(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    page = (Path(__file__).resolve().parents[2] / "docs" / "route.md").read_text()
+    section = page[page.index("## Following a stream"):]
+    parser = argparse.ArgumentParser()
+    follow.add_arguments(parser)
+    options = {o for a in parser._actions for o in a.option_strings} - {"-h", "--help"}
+    assert options == set(re.findall(r"^\| `(--[a-z-]+)", section, re.M))
+    # The refusal quoted is the one the job prints for that change.
+    quoted = next(line for line in section.splitlines() if "was made for other input" in line)
+    monkeypatch.chdir(tmp_path)
+    checkpoint = Path("out/live/_checkpoint")
+    entries = [[s.name, s.dialect, s.expression]
+               for s in route_input.load_subscriptions(SAMPLE)]
+    identity = {"archive": "landing/", "format": "parquet", "subscriptions": entries}
+    follow_log.write_identity(checkpoint, identity)
+    changed = {**identity, "subscriptions": [*entries[1:], ["extra", "jms", "a = 1"]]}
+    with pytest.raises(route_input.RouteError) as refused:
+        follow_log.check_identity(checkpoint, changed, follow.NEW_CHECKPOINT)
+    assert quoted == f"msgfilter route: {refused.value}"
