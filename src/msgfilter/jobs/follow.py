@@ -286,7 +286,7 @@ class Follower:
         )
         if busy:
             self.quiet_since = now
-        return now - max(self.quiet_since, self.last_activity) >= limit
+        return bool(now - max(self.quiet_since, self.last_activity) >= limit)
 
     def interrupt(self, signum: int, frame: Any) -> None:
         """Ctrl-C: finish the batch in hand, then stop; a second one stops at once."""
