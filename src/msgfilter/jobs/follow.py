@@ -36,7 +36,15 @@ from . import follow_log
 from .follow_log import BatchLog
 from .report import ChartPainter, RouteReport, write_report
 from .route_input import Prepared, RouteError, choose_plan, data_files, fail
-from .routing import CONSOLE_ROWS, MESSAGES_DIR, Router, archive_schema, make_router, session
+from .routing import (
+    CONSOLE_ROWS,
+    MESSAGES_DIR,
+    Routed,
+    Router,
+    archive_schema,
+    make_router,
+    session,
+)
 
 #: The checkpoint folder under --out when --checkpoint is not given.
 CHECKPOINT_DIR = "_checkpoint"
@@ -338,6 +346,7 @@ class Follower:
         files = follow_log.batch_files(self.checkpoint, batch_id)
         staged = self.log.stage(batch_id)
         skipped: list[tuple[str, str]] = []
+        routed: Routed | None
         try:
             routed = self.router.route(df, staged)
         except Exception:
@@ -354,15 +363,16 @@ class Follower:
             bad = {path for path, _ in skipped}
             good = [path for path in files or () if path not in bad]
             staged = self.log.stage(batch_id)
+            routed = None
             if good:
                 routed = self.router.route(self.reader(self.spark.read).load(good), staged)
             for path, why in skipped:
                 print(f"batch {batch_id}: skipped bad file {path}: {why}")
         previous = self.log.latest(before=batch_id)
-        delivered = [] if not files or len(skipped) == len(files) else [
+        delivered = [] if routed is None else [
             (d.name, d.messages, d.bytes) for d in routed.deliveries
         ]
-        counted = (routed.messages, routed.bytes) if delivered else (0, 0)
+        counted = (0, 0) if routed is None else (routed.messages, routed.bytes)
         totals = previous.plus(
             batch_id, len(files or ()), counted[0], counted[1], delivered, skipped
         )
