@@ -301,6 +301,9 @@ class Follower:
         self.interrupted += 1
         if self.interrupted > 1:
             raise KeyboardInterrupt
+        # At once, not when the main loop next looks: a batch Spark starts from now on
+        # is refused (no lock here: the main thread may hold it; one assignment is atomic).
+        self.stopping = True
         print("msgfilter route --follow: stopping after the batch in hand "
               "(Ctrl-C again to stop at once; the next run routes that batch again)",
               file=sys.stderr)
