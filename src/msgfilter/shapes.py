@@ -42,7 +42,7 @@ from typing import Any, NamedTuple
 from cachetools import LRUCache
 
 from .backends.python.compiler import Careful, generate_shared
-from .backends.python.runtime import RUNTIME
+from .backends.python.runtime import binder
 from .java import utf16_length, wrap
 from .limits import DEFAULT_LIMITS, Limits
 from .semantics.activemq_like import PatternError
@@ -147,7 +147,7 @@ class Template:
 
     __slots__ = (
         "checks", "convert", "decoders", "folds", "grammar", "identifiers", "model",
-        "program", "recipe", "shape", "variants",
+        "program", "recipe", "shape", "statics", "variants",
     )
 
     def __init__(
@@ -164,6 +164,9 @@ class Template:
         #: What the index learned of planning this shape (`index.shape_plans`); it lives
         #: and goes with the template. Set once, read without a lock.
         self.recipe: object = None
+        #: The nodes of `subtree` that hold no literal value, made once (nodes are
+        #: immutable, so every text of the shape shares them).
+        self.statics: dict[int, n.Expr] | None = None
 
     def values(self, lits: Sequence[str]) -> list[Any] | None:
         """The checked literal values of a text of this shape, or None where a value rule
@@ -215,6 +218,12 @@ class Template:
         """The node of program `step` and its sub-expressions for a text of this shape's
         `values`, without source positions: what a planner reads of one conjunct (the
         index plans a known shape this way, never building the whole tree)."""
+        statics = self.statics
+        if statics is None:
+            statics = self.statics = self._statics()
+        node = statics.get(step)
+        if node is not None:
+            return node
         cls, args, _, _, depth, _ = self.program[step]
         made = [
             arg if code == _FIXED
@@ -224,8 +233,20 @@ class Template:
             else tuple(values[i] for i in arg)
             for code, arg in args
         ]
-        node: n.Expr = cls(*made, depth=depth)
-        return node
+        made_node: n.Expr = cls(*made, depth=depth)
+        return made_node
+
+    def _statics(self) -> dict[int, n.Expr]:
+        statics: dict[int, n.Expr] = {}
+        for step, (cls, args, _, _, depth, _) in enumerate(self.program):
+            if all(code == _FIXED or (code == _NODE and arg in statics)
+                   or (code == _NODES and all(i in statics for i in arg))
+                   for code, arg in args):
+                statics[step] = cls(*[
+                    arg if code == _FIXED else statics[arg] if code == _NODE
+                    else tuple(statics[i] for i in arg) for code, arg in args
+                ], depth=depth)
+        return statics
 
 
 def steps(tree: n.Expr) -> dict[int, int]:
@@ -549,10 +570,8 @@ def learn(analysis: Analysis, tree: n.Expr) -> tuple[Callable[..., Any], str] | 
     shared = generate_shared(tree, template.model, template.convert, analysis.refs)
     if shared.unshared:
         return None
-    namespace: dict[str, Any] = dict(RUNTIME)
-    exec(compile(shared.source, "<msgfilter>", "exec"), namespace)  # our text only
     variant = _Variant(
-        namespace["_bind"], shared.source, shared.consts, shared.recipes, shared.classes,
+        binder(shared.source), shared.source, shared.consts, shared.recipes, shared.classes,
         shared.careful,
     )
     with _lock:
