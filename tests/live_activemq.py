@@ -74,6 +74,11 @@ def _free_ports(count: int) -> list[int]:
             sock.close()
 
 
+# The Popen objects of the brokers this process started, kept until they are stopped
+# (a Popen dropped while its process runs is a ResourceWarning, and cannot reap it).
+_STARTED: dict[int, subprocess.Popen[bytes]] = {}
+
+
 @dataclass(frozen=True)
 class Broker:
     pid: int
@@ -109,11 +114,13 @@ def start(base: str, timeout: float = 60.0) -> Broker:
             command, stdout=console, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
             start_new_session=True,
         )
+    _STARTED[process.pid] = process
     broker = Broker(process.pid, stomp, openwire, str(root))
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if process.poll() is not None:
             console_text = (root / "data" / "console.log").read_text(errors="replace")
+            _STARTED.pop(process.pid, None)
             raise RuntimeError(
                 f"ActiveMQ exited with {process.returncode}:\n{console_text[-2000:]}"
             )
@@ -128,17 +135,22 @@ def start(base: str, timeout: float = 60.0) -> Broker:
 
 def stop(broker: Broker, timeout: float = 15.0) -> None:
     """Stop the broker by its PID: SIGTERM, then SIGKILL if it lingers."""
+    process = _STARTED.pop(broker.pid, None)
+    if process is not None:
+        process.terminate()
+        try:
+            process.wait(timeout)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+        return
     try:
         os.kill(broker.pid, signal.SIGTERM)
     except ProcessLookupError:
         return
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
-        try:
-            done, _ = os.waitpid(broker.pid, os.WNOHANG)
-        except ChildProcessError:  # not our child (another worker started it)
-            done = 0 if _alive(broker.pid) else broker.pid
-        if done:
+        if not _alive(broker.pid):  # another worker started it, and reaps it
             return
         time.sleep(0.05)
     with contextlib.suppress(ProcessLookupError):

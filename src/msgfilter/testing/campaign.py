@@ -15,6 +15,8 @@ jms-selectors.md), so it does not fail the campaign.
 
 from __future__ import annotations
 
+import contextlib
+import json
 import shlex
 import time
 from collections import Counter
@@ -77,40 +79,74 @@ def decode_message(data: Mapping[str, Any]) -> dict[str, object]:
     return out
 
 
+class _Enough(Exception):
+    """Raised in a Hypothesis test to end generation once enough cases are in."""
+
+
+Cases = list[tuple[str, list[dict[str, object]]]]
+
+
+def _distinct(strategy: Any, count: int, seed: int) -> Cases:
+    from hypothesis import HealthCheck, Phase, Verbosity, given, settings
+    from hypothesis import seed as seeded
+
+    found: dict[str, tuple[str, list[dict[str, object]]]] = {}
+
+    # Hypothesis draws small examples again and again: keep the first of each selector,
+    # and stop (by raising) once `count` differ.
+    @seeded(seed)
+    @settings(max_examples=count * 20, database=None, phases=[Phase.generate], deadline=None,
+              suppress_health_check=list(HealthCheck), verbosity=Verbosity.quiet)
+    @given(strategy)
+    def collect(case: tuple[str, list[dict[str, object]]]) -> None:
+        found.setdefault(case[0], case)
+        if len(found) >= count:
+            raise _Enough
+
+    with contextlib.suppress(_Enough):
+        collect()
+    return list(found.values())[:count]
+
+
 def generate_cases(
     count: int,
     seed: int,
     *,
     identifiers: Sequence[str],
     types: Sequence[str],
+    max_depth: int = 2,
     max_messages: int = 4,
-    invalid_share: int = 5,
-) -> list[tuple[str, list[dict[str, object]]]]:
-    """`count` selectors with messages, the same for the same arguments: Hypothesis's
-    `selector_cases`, and one in `invalid_share` a near miss from `invalid_selectors`."""
-    from hypothesis import HealthCheck, Phase, given, settings
-    from hypothesis import seed as seeded
+    invalid_share: float = 0.1,
+) -> Cases:
+    """`count` distinct selectors, each with messages, the same for the same arguments:
+    Hypothesis's `selector_cases`, and `invalid_share` of them near misses from
+    `invalid_selectors` (spread evenly through the list)."""
     from hypothesis import strategies as st
 
     from .message_cases import messages, selector_cases
     from .near_misses import invalid_selectors
 
-    valid = selector_cases(identifiers=identifiers, types=types, max_messages=max_messages)
-    broken = st.tuples(
-        invalid_selectors(identifiers=identifiers),
-        st.lists(messages(identifiers, types), min_size=1, max_size=max_messages),
+    broken_count = round(count * invalid_share)
+    valid = _distinct(
+        selector_cases(identifiers=identifiers, types=types, max_depth=max_depth,
+                       max_messages=max_messages),
+        count - broken_count, seed,
     )
-    cases: list[tuple[str, list[dict[str, object]]]] = []
-
-    @seeded(seed)
-    @settings(max_examples=count, database=None, phases=[Phase.generate], deadline=None,
-              suppress_health_check=list(HealthCheck))
-    @given(st.one_of(*[valid] * (invalid_share - 1), broken))
-    def collect(case: tuple[str, list[dict[str, object]]]) -> None:
+    broken = _distinct(
+        st.tuples(
+            invalid_selectors(identifiers=identifiers, max_depth=max_depth),
+            st.lists(messages(identifiers, types), min_size=1, max_size=max_messages),
+        ),
+        broken_count, seed,
+    ) if broken_count else []
+    cases: Cases = []
+    for i, case in enumerate(valid):
         cases.append(case)
-
-    collect()
-    return cases[:count]
+        if broken and (i + 1) * broken_count // max(len(valid), 1) > i * broken_count // max(
+            len(valid), 1
+        ):
+            cases.append(broken.pop(0))
+    return cases + broken
 
 
 def observe(driver: BrokerDriver, text: str, message: Mapping[str, object]) -> str:
@@ -291,11 +327,10 @@ def run_campaign(
 
 
 def replay_command(address: str, dialect: str, selector: str,
-                   message: Mapping[str, object], protocol: str = "stomp") -> str:
+                   message: Mapping[str, object], protocol: str = "stomp",
+                   options: Sequence[str] = ()) -> str:
     """The command line that runs one case again."""
-    import json
-
     return shlex.join([
-        "msgfilter", "fuzz-broker", f"--{protocol}", address, "--dialect", dialect,
+        "msgfilter", "fuzz-broker", f"--{protocol}", address, "--dialect", dialect, *options,
         "--selector", selector, "--message", json.dumps(encode_message(message)),
     ])

@@ -56,6 +56,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="broker probes per shrunk disagreement at most (default: 200)")
     parser.add_argument("--timeout", type=float, default=10.0,
                         help="seconds to wait for the broker's answers (default: 10)")
+    parser.add_argument(
+        "--selector-prefix", default=None, metavar="TEXT",
+        help="what the STOMP broker puts before every selector (default: ActiveMQ's "
+        "'convert_string_expressions:'; '' for Artemis and others)",
+    )
     parser.add_argument("--selector", help="replay one case: this selector ...")
     parser.add_argument("--message", help="... and this message (JSON, as in the report)")
 
@@ -71,7 +76,10 @@ def _driver(args: argparse.Namespace) -> BrokerDriver:
     if args.stomp:
         from .stomp_driver import StompDriver
 
-        return StompDriver(*_address(args.stomp), timeout=args.timeout)
+        if args.selector_prefix is None:
+            return StompDriver(*_address(args.stomp), timeout=args.timeout)
+        return StompDriver(*_address(args.stomp), timeout=args.timeout,
+                           selector_prefix=args.selector_prefix)
     from .amqp_driver import AmqpDriver
 
     return AmqpDriver(*_address(args.amqp), timeout=args.timeout)
@@ -114,9 +122,11 @@ def _campaign(args: argparse.Namespace, driver: BrokerDriver, out: TextIO) -> in
         out.write(f"  {case.kind}: {case.selector!r} on "
                   f"{json.dumps(encode_message(case.message), ensure_ascii=False)}\n")
     if args.report:
+        extra = [] if args.selector_prefix is None else ["--selector-prefix",
+                                                          args.selector_prefix]
         command = ["msgfilter", "fuzz-broker", f"--{protocol}", address, "--dialect",
                    args.dialect, "--selectors", str(args.selectors), "--seed", str(seed),
-                   "--identifiers", ",".join(names), "--types", ",".join(types)]
+                   "--identifiers", ",".join(names), "--types", ",".join(types), *extra]
         report: dict[str, Any] = {
             "command": shlex.join(command), "protocol": protocol, "broker": address,
             "dialect": args.dialect, "seed": seed, "selectors": result.selectors,
@@ -125,7 +135,7 @@ def _campaign(args: argparse.Namespace, driver: BrokerDriver, out: TextIO) -> in
             "outcomes": dict(result.outcomes), "departures": dict(result.departures),
             "disagreements": dict(result.disagreements),
             "shrunk": [case.as_json(replay_command(address, args.dialect, case.selector,
-                                                   case.message, protocol))
+                                                   case.message, protocol, extra))
                        for case in result.shrunk],
         }
         with open(args.report, "w", encoding="utf-8") as handle:
@@ -140,8 +150,10 @@ def main(args: argparse.Namespace, out: TextIO | None = None) -> int:
     try:
         if args.selectors < 1 or args.batch < 1:
             raise ValueError("--selectors and --batch must be at least 1")
-        if (args.selector is None) != (args.message is None) and args.selector is None:
+        if args.message is not None and args.selector is None:
             raise ValueError("--message replays a case with --selector")
+        if args.amqp and args.selector_prefix is not None:
+            raise ValueError("--selector-prefix is a STOMP convention")
         driver = _driver(args)
         if args.selector is not None:
             return _replay(args, driver, out)

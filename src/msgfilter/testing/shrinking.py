@@ -39,6 +39,51 @@ def _plainer_literals(node: n.Expr) -> tuple[str, ...]:
     return ()
 
 
+def _parens(piece: str) -> tuple[int, int]:
+    """Unclosed `(` and unopened `)` in `piece`, outside string literals."""
+    opened = unopened = 0
+    quoted = False
+    for ch in piece:
+        if ch == "'":
+            quoted = not quoted  # '' inside a literal toggles twice
+        elif not quoted and ch == "(":
+            opened += 1
+        elif not quoted and ch == ")":
+            if opened:
+                opened -= 1
+            else:
+                unopened += 1
+    return opened, unopened
+
+
+def _region(text: str, span: tuple[int, int]) -> tuple[int, int]:
+    """`span` widened over the parentheses a node's span leaves out (an operand in
+    parentheses at either end of it), so that cutting it keeps the text balanced."""
+    start, end = span
+    opened, unopened = _parens(text[start:end])
+    while opened and end < len(text):
+        end += 1
+        opened, unopened = _parens(text[start:end])
+    while unopened and start > 0:
+        start -= 1
+        opened, unopened = _parens(text[start:end])
+    return start, end
+
+
+def _word(ch: str) -> bool:
+    return ch.isalnum() or ch in "_$'."
+
+
+def _glued(before: str, piece: str, after: str) -> str:
+    """`piece` between `before` and `after`, with a space where tokens would run together
+    (`BETWEEN` `0` `AND` must not become the identifier `BETWEEN0AND`)."""
+    if before and piece and _word(before[-1]) and _word(piece[0]):
+        piece = " " + piece
+    if after and piece and _word(piece[-1]) and _word(after[0]):
+        piece += " "
+    return before + piece + after
+
+
 def _selector_candidates(text: str, dialects: tuple[str, ...]) -> Iterator[str]:
     tree = _tree(text, dialects)
     if tree is None:
@@ -46,10 +91,10 @@ def _selector_candidates(text: str, dialects: tuple[str, ...]) -> Iterator[str]:
     stack: list[n.Expr] = [tree]
     while stack:  # outermost parts first: they cut the most
         node = stack.pop(0)
-        start, end = node.span
+        start, end = (0, len(text)) if node is tree else _region(text, node.span)
         pieces = [text[c.span[0]:c.span[1]] for c in n.children(node)]
         for piece in (*pieces, *_plainer_literals(node)):
-            candidate = text[:start] + piece + text[end:]
+            candidate = _glued(text[:start], piece, text[end:])
             if piece and candidate != text:
                 yield candidate
         stack.extend(n.children(node))

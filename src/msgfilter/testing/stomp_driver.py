@@ -17,7 +17,6 @@ the SEND with an ERROR frame (the send failed; no subscriber got it).
 from __future__ import annotations
 
 import contextlib
-import contextlib
 import itertools
 import threading
 import time
