@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+import msgfilter
+
 from msgfilter.cli import main
 from msgfilter.testing.campaign import (
     DELIVERED,
@@ -86,6 +88,21 @@ def test_a_failed_send_reaches_no_subscriber_and_others_go_on(driver):  # type: 
     assert set(delivery.refused) == {0}
     assert "divide" in delivery.refused[0]
     assert delivery.received == [set(), {1}, set()]
+
+
+@pytest.mark.parametrize(("text", "message", "reason"), [
+    ("a - 1 = 0", {"a": "x"}, "Cannot call minus operation on: x and: 1"),
+    ("1 - a = 0", {"a": "x"}, "Cannot convert value: x into a number"),
+    ("(a = 'x') - 1 = 0", {"a": "x"}, "Cannot call minus operation on: true and: 1"),
+    ("1 - (a = 'x') = 0", {"a": "x"}, "Cannot convert value: true into a number"),
+])
+def test_the_reason_of_a_failed_send_is_msgfilters(driver, text, message, reason):  # type: ignore[no-untyped-def]
+    assert driver.subscribe([text]) == [None]
+    assert driver.publish([Publication(0, message)]).refused == {0: reason}
+    failure = msgfilter.compile(driver.broker_selector(text), "activemq").match_outcome(
+        driver.carried(message)
+    )
+    assert getattr(failure, "message", None) == reason
 
 
 def test_a_selector_the_wire_cannot_carry(driver):  # type: ignore[no-untyped-def]

@@ -198,7 +198,6 @@ class AmqpDriver:
             raise BrokerUnavailable(f"the AMQP broker stopped answering: {error}") from error
 
     def subscribe(self, selectors: Sequence[str]) -> list[str | None]:
-        from proton import symbol
         from proton.reactor import Selector
         from proton.utils import LinkDetached
 
@@ -215,16 +214,36 @@ class AmqpDriver:
                 self.receivers.append(None)
                 answers.append(str(error) or "the broker detached the receiver")
                 continue
-            source = receiver.link.remote_source
-            taken = source.filter.get_object() if source.filter is not None else None
-            if not taken or symbol("selector") not in taken:
-                receiver.close()
+            refusal = self._refusal(receiver)
+            if refusal is not None:
+                with contextlib.suppress(Exception):
+                    receiver.close()
                 self.receivers.append(None)
-                answers.append("the broker attached the receiver without the selector filter")
+                answers.append(refusal)
                 continue
             self.receivers.append(receiver)
             answers.append(None)
         return answers
+
+    def _refusal(self, receiver: Any) -> str | None:
+        """Why the broker did not take the selector, or None when it did. A broker refuses
+        by attaching with no filter (or no source) and detaching at once with an error; one
+        that ignores filters attaches without it and stays."""
+        from proton import Endpoint, Timeout, symbol
+        from proton.utils import LinkDetached
+
+        taken = receiver.link.remote_source.filter
+        taken.rewind()
+        if taken.next() and symbol("selector") in (taken.get_object() or {}):
+            return None
+        link = receiver.link
+        with contextlib.suppress(Timeout, LinkDetached):
+            self.connection.wait(lambda: link.state & Endpoint.REMOTE_CLOSED, timeout=0.5)
+        condition = link.remote_condition
+        if link.state & Endpoint.REMOTE_CLOSED:
+            return (condition.description if condition is not None else "") or \
+                "the broker detached the receiver"
+        return "the broker attached the receiver without the selector filter"
 
     def _close_receivers(self) -> None:
         for receiver in self.receivers:

@@ -37,7 +37,7 @@ def _arith_value(g: Generator, node: n.Arith) -> str:
     u = g.temp()
     return amq_lazy(
         g, node.left, node.right,
-        lambda t, r: f"(None if ({u} := {r}) is None else _aarith({op}, {t}, {u}, {convert}))",
+        lambda t, r: f"(None if ({u} := {r}) is None else _aarith({op}, {t}, {u}, {convert}, True))",
     )
 
 
