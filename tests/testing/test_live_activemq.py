@@ -11,7 +11,6 @@ from pathlib import Path
 import pytest
 
 import msgfilter
-
 from msgfilter.cli import main
 from msgfilter.testing.campaign import (
     DELIVERED,
