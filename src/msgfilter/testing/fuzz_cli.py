@@ -12,6 +12,7 @@ import json
 import random
 import shlex
 import sys
+import time
 from typing import Any, TextIO
 
 from .. import dialects
@@ -107,7 +108,10 @@ def _campaign(args: argparse.Namespace, driver: BrokerDriver, out: TextIO) -> in
     protocol = "stomp" if args.stomp else "amqp"
     out.write(f"fuzz-broker: {args.selectors} selectors, seed {seed}, dialect {args.dialect}, "
               f"{protocol} {address}\n")
+    started = time.monotonic()
     cases = generate_cases(args.selectors, seed, identifiers=names, types=types)
+    generated = time.monotonic() - started
+    out.write(f"fuzz-broker: generated {len(cases)} selectors in {generated:.1f} s\n")
 
     def progress(line: str) -> None:
         out.write(f"fuzz-broker: {line}\n")
@@ -131,6 +135,7 @@ def _campaign(args: argparse.Namespace, driver: BrokerDriver, out: TextIO) -> in
             "command": shlex.join(command), "protocol": protocol, "broker": address,
             "dialect": args.dialect, "seed": seed, "selectors": result.selectors,
             "cases": result.cases, "seconds": round(result.seconds, 3),
+            "generation_seconds": round(generated, 3),
             "agreements": result.agreements, "uncarried": result.uncarried,
             "outcomes": dict(result.outcomes), "departures": dict(result.departures),
             "disagreements": dict(result.disagreements),
