@@ -41,7 +41,9 @@ class SelectorFilter(Filter):
     - `shape`: a hashable `msgfilter.shapes.Shape`, equal for two filters of one dialect
       whose texts have the same tokens but for the values of their literals (identifier
       names, keywords, operators, prefixes and the parser's limits included), and the
-      same object for all filters compiled from one cached template;
+      same object for all filters compiled from one cached template, and only for them
+      (`msgfilter.shapes.template_of(f.shape)` finds that template: their `literals`
+      fill its slots);
     - `literals`: the checked values of the text's literals (strings, exact and
       approximate numbers; each IN item, LIKE pattern and escape) in text order, a JMS
       signed literal with its sign folded in.
@@ -103,7 +105,7 @@ class SelectorFilter(Filter):
         if lexed is not None:
             key = shapes.shape_key(dialect, (convert, hyphenated), limits, lexed)
             if use_shapes and self._from_shape(
-                key, lexed, text, dialect, limits, model, departures
+                key, lexed, text, body, dialect, limits, model, departures
             ):
                 return
         try:
@@ -131,6 +133,10 @@ class SelectorFilter(Filter):
             key = shapes.shape_key(dialect, (convert, hyphenated), limits, lexed)
         shape = shapes.shape_of(key, dialect) if cacheable else shapes.Shape(dialect, key)
         analysis = shapes.analyse(shape, lexed, tree, grammar, model, convert)
+        if analysis.template is None and cacheable:
+            # Literals the recording could not place are not the template's slot
+            # values: this filter must not pass for one of the cached template's.
+            shape = shapes.Shape(dialect, key)
         identifiers = _reads(tree, model)
         learned = None
         if analysis.template is not None:
@@ -157,8 +163,8 @@ class SelectorFilter(Filter):
             object.__setattr__(self, name, value)
 
     def _from_shape(
-        self, key: tuple[Any, ...], lexed: Lexed, text: str, dialect: str, limits: Limits,
-        model: ValueModel, departures: tuple[str, ...],
+        self, key: tuple[Any, ...], lexed: Lexed, text: str, body: str, dialect: str,
+        limits: Limits, model: ValueModel, departures: tuple[str, ...],
     ) -> bool:
         """Become the filter of `text` from its shape's template; False where the whole
         pipeline must run (no template, a value rule refuses a literal, or the values
@@ -173,7 +179,10 @@ class SelectorFilter(Filter):
         if variant is None:
             return False
         setattr_ = object.__setattr__
-        setattr_(self, "_lazy", (template, values, lexed))
+        # Not the lexed tokens: their match objects cost more memory than the filter, and
+        # most filters never build their tree (the index plans by shape). The text scans
+        # again, the same way, if the tree is asked for.
+        setattr_(self, "_lazy", (template, values, None if body is text else body))
         setattr_(self, "_tree", _PENDING)
         setattr_(self, "matches", shapes.bind(template, variant, values, self._get_tree))
         setattr_(self, "text", text)
@@ -193,6 +202,12 @@ class SelectorFilter(Filter):
         return True
 
     @property
+    def empty(self) -> bool:
+        """True for the empty selector (no tree: it matches every message); unlike
+        `tree is None`, never builds the tree."""
+        return self._tree is None
+
+    @property
     def tree(self) -> n.Expr | None:
         """The checked AST (None for the empty selector, which matches everything)."""
         tree = self._tree
@@ -205,7 +220,9 @@ class SelectorFilter(Filter):
         # Two threads may both build it: the trees are equal, either one is kept.
         tree = self._tree
         if tree is _PENDING:
-            template, values, lexed = self._lazy
+            template, values, body = self._lazy
+            lexed = scan(self.text if body is None else body, self.grammar, self.limits)
+            assert lexed is not None  # it scanned before
             tree = template.tree(values, lexed.starts, lexed.ends)
             object.__setattr__(self, "_tree", tree)
             object.__setattr__(self, "_lazy", None)

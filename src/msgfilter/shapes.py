@@ -147,7 +147,7 @@ class Template:
 
     __slots__ = (
         "checks", "convert", "decoders", "folds", "grammar", "identifiers", "model",
-        "program", "shape", "variants",
+        "program", "recipe", "shape", "variants",
     )
 
     def __init__(
@@ -161,6 +161,9 @@ class Template:
         self.program, self.identifiers = program, identifiers
         #: Replaced whole (never mutated), so readers need no lock.
         self.variants: tuple[_Variant, ...] = ()
+        #: What the index learned of planning this shape (`index.shape_plans`); it lives
+        #: and goes with the template. Set once, read without a lock.
+        self.recipe: object = None
 
     def values(self, lits: Sequence[str]) -> list[Any] | None:
         """The checked literal values of a text of this shape, or None where a value rule
@@ -206,6 +209,28 @@ class Template:
             extra = {} if pattern is None else {"pattern_at": starts[pattern]}
             built.append(cls(*made, span=(starts[first], ends[last]), depth=depth, **extra))
         return built[-1]
+
+
+    def subtree(self, step: int, values: Sequence[Any]) -> n.Expr:
+        """The node of program `step` and its sub-expressions for a text of this shape's
+        `values`, without source positions: what a planner reads of one conjunct (the
+        index plans a known shape this way, never building the whole tree)."""
+        cls, args, _, _, depth, _ = self.program[step]
+        made = [
+            arg if code == _FIXED
+            else self.subtree(arg, values) if code == _NODE
+            else tuple(self.subtree(i, values) for i in arg) if code == _NODES
+            else values[arg] if code == _SLOT
+            else tuple(values[i] for i in arg)
+            for code, arg in args
+        ]
+        node: n.Expr = cls(*made, depth=depth)
+        return node
+
+
+def steps(tree: n.Expr) -> dict[int, int]:
+    """The program step of each node (by `id`) of a tree of a template's shape."""
+    return {id(node): step for step, node in enumerate(_postorder(tree))}
 
 
 # A program step: (node class, positional args as (code, arg), first token, last token,
@@ -497,6 +522,14 @@ def lookup(key: tuple[Any, ...]) -> Template | None:
             return None
         _hits += 1
     return template
+
+
+def template_of(shape: Shape) -> Template | None:
+    """The cached template of `shape` (the very object a filter of it was made from), or
+    None; unlike `lookup`, not counted as a compile's hit or miss."""
+    with _lock:
+        template = _templates.get(shape.key)
+    return template if template is not None and template.shape is shape else None
 
 
 def shape_of(key: tuple[Any, ...], dialect: str) -> Shape:
