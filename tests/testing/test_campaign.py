@@ -27,20 +27,20 @@ TYPES = ["long", "double", "string", "boolean"]
 
 
 def test_generation_is_deterministic_and_distinct() -> None:
-    first = generate_cases(30, 5, identifiers=NAMES, types=TYPES)
-    assert first == generate_cases(30, 5, identifiers=NAMES, types=TYPES)
-    assert first != generate_cases(30, 6, identifiers=NAMES, types=TYPES)
+    first = generate_cases(20, 5, identifiers=NAMES, types=TYPES)
+    assert first == generate_cases(20, 5, identifiers=NAMES, types=TYPES)
+    assert first[:5] != generate_cases(5, 6, identifiers=NAMES, types=TYPES)
     texts = [text for text, _ in first]
-    assert len(texts) == len(set(texts)) == 30
+    assert len(texts) == len(set(texts)) == 20
     assert all(messages for _, messages in first)
-    # About a tenth are near misses the jms dialect refuses.
-    refused = 0
-    for text in texts:
+    # A tenth are near misses (which the jms dialect mostly refuses), spread out.
+    refused = []
+    for i, text in enumerate(texts):
         try:
             msgfilter.compile(text)
         except msgfilter.FilterError:
-            refused += 1
-    assert 1 <= refused <= 6
+            refused.append(i)
+    assert 1 <= len(refused) <= 2 and refused[0] >= 5
 
 
 def test_the_four_outcomes() -> None:

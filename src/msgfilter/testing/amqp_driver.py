@@ -172,7 +172,8 @@ class AmqpDriver:
         if user is not None:
             options.update(user=user, password=password, allowed_mechs="PLAIN")
         try:
-            self.connection = BlockingConnection(self.url, timeout=self.timeout, **options)
+            self.connection = BlockingConnection(self.url, timeout=self.timeout, reconnect=False,
+                                                 **options)
         except Exception as error:  # proton raises ConnectionException, Timeout, OSError
             raise BrokerUnavailable(f"cannot connect to an AMQP broker at {self.url}: {error}") \
                 from error

@@ -108,16 +108,16 @@ def _campaign(args: argparse.Namespace, driver: BrokerDriver, out: TextIO) -> in
     protocol = "stomp" if args.stomp else "amqp"
     out.write(f"fuzz-broker: {args.selectors} selectors, seed {seed}, dialect {args.dialect}, "
               f"{protocol} {address}\n")
-    started = time.monotonic()
-    cases = generate_cases(args.selectors, seed, identifiers=names, types=types)
-    generated = time.monotonic() - started
-    out.write(f"fuzz-broker: generated {len(cases)} selectors in {generated:.1f} s\n")
-
     def progress(line: str) -> None:
         out.write(f"fuzz-broker: {line}\n")
         out.flush()
 
+    # Connected first: a missing broker is known before the cases are generated.
     with driver:
+        started = time.monotonic()
+        cases = generate_cases(args.selectors, seed, identifiers=names, types=types)
+        generated = time.monotonic() - started
+        progress(f"generated {len(cases)} selectors in {generated:.1f} s")
         result = run_campaign(driver, args.dialect, cases, batch_size=args.batch,
                               shrink_budget=args.shrink_budget, max_shrunk=args.max_shrunk,
                               progress=progress)
