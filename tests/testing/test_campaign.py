@@ -96,6 +96,8 @@ def test_the_command_refuses_what_it_cannot_run(capsys: pytest.CaptureFixture[st
     assert "HOST:PORT" in capsys.readouterr().err
     assert main(["fuzz-broker", "--stomp", "h:1", "--selectors", "0"]) == 2
     assert main(["fuzz-broker", "--stomp", "h:1", "--message", "{}"]) == 2
+    assert main(["fuzz-broker", "--stomp", "h:1", "--identifiers", "a,JMSTimestamp"]) == 2
+    assert "JMSTimestamp: set on each message" in capsys.readouterr().err
     from msgfilter.testing.stomp_driver import StompDriver
 
     with pytest.raises(BrokerUnavailable), StompDriver("127.0.0.1", 1):

@@ -17,7 +17,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
-__all__ = ["BrokerDriver", "BrokerUnavailable", "Delivery", "Publication"]
+__all__ = ["SET_AT_SEND", "BrokerDriver", "BrokerUnavailable", "Delivery", "Publication"]
+
+#: Header fields the client or broker sets on each message as it is sent (a fresh id, the
+#: clock, the destination): no campaign can know them beforehand, so selectors must not
+#: name them (ActiveMQ 5.17 over STOMP: `JMSTimestamp = 0`, `JMSMessageID IS NULL` and
+#: `JMSDestination IS NULL` are all FALSE).
+SET_AT_SEND: frozenset[str] = frozenset({"JMSMessageID", "JMSTimestamp", "JMSDestination"})
 
 
 class BrokerUnavailable(Exception):

@@ -25,7 +25,7 @@ from .campaign import (
     replay_command,
     run_campaign,
 )
-from .drivers import BrokerDriver, BrokerUnavailable
+from .drivers import SET_AT_SEND, BrokerDriver, BrokerUnavailable
 
 __all__ = ["add_arguments", "main"]
 
@@ -103,6 +103,10 @@ def _replay(args: argparse.Namespace, driver: BrokerDriver, out: TextIO) -> int:
 def _campaign(args: argparse.Namespace, driver: BrokerDriver, out: TextIO) -> int:
     seed = args.seed if args.seed is not None else random.randrange(2**32)
     names = [n.strip() for n in args.identifiers.split(",") if n.strip()]
+    unknowable = sorted(set(names) & SET_AT_SEND)
+    if unknowable:
+        raise ValueError(f"{', '.join(unknowable)}: set on each message as it is sent, so no "
+                         "campaign can know them; leave them out of --identifiers")
     types = [t.strip() for t in args.types.split(",") if t.strip()]
     address = args.stomp or args.amqp
     protocol = "stomp" if args.stomp else "amqp"
