@@ -9,6 +9,7 @@ hand (for `msgfilter fuzz-broker`):
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import os
 import shutil
@@ -77,6 +78,13 @@ def _free_ports(count: int) -> list[int]:
 # The Popen objects of the brokers this process started, kept until they are stopped
 # (a Popen dropped while its process runs is a ResourceWarning, and cannot reap it).
 _STARTED: dict[int, subprocess.Popen[bytes]] = {}
+
+
+@atexit.register
+def _stop_all() -> None:
+    # A run that ends without tearing its fixtures down (a crash) stops them here.
+    for pid in list(_STARTED):
+        stop(Broker(pid, 0, 0, ""))
 
 
 @dataclass(frozen=True)
