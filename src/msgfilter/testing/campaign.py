@@ -86,7 +86,8 @@ class _Enough(Exception):
 Cases = list[tuple[str, list[dict[str, object]]]]
 
 
-def _distinct(strategy: Any, count: int, seed: int) -> Cases:
+def _distinct(strategy: Any, count: int, seed: int,
+              progress: Callable[[int], None] | None = None) -> Cases:
     from hypothesis import HealthCheck, Phase, Verbosity, given, settings
     from hypothesis import seed as seeded
 
@@ -99,7 +100,10 @@ def _distinct(strategy: Any, count: int, seed: int) -> Cases:
               suppress_health_check=list(HealthCheck), verbosity=Verbosity.quiet)
     @given(strategy)
     def collect(case: tuple[str, list[dict[str, object]]]) -> None:
-        found.setdefault(case[0], case)
+        if case[0] not in found:
+            found[case[0]] = case
+            if progress is not None and len(found) % 100 == 0:
+                progress(len(found))
         if len(found) >= count:
             raise _Enough
 
@@ -117,20 +121,27 @@ def generate_cases(
     max_depth: int = 2,
     max_messages: int = 4,
     invalid_share: float = 0.1,
+    progress: Callable[[str], None] | None = None,
 ) -> Cases:
     """`count` distinct selectors, each with messages, the same for the same arguments:
     Hypothesis's `selector_cases`, and `invalid_share` of them near misses from
-    `invalid_selectors` (spread evenly through the list)."""
+    `invalid_selectors` (spread evenly through the list). `progress` hears of every
+    hundred."""
     from hypothesis import strategies as st
 
     from .message_cases import messages, selector_cases
     from .near_misses import invalid_selectors
 
     broken_count = round(count * invalid_share)
+
+    def counted(found: int) -> None:
+        if progress is not None:
+            progress(f"generated {found}/{count - broken_count} valid selectors")
+
     valid = _distinct(
         selector_cases(identifiers=identifiers, types=types, max_depth=max_depth,
                        max_messages=max_messages),
-        count - broken_count, seed,
+        count - broken_count, seed, counted,
     )
     broken = _distinct(
         st.tuples(

@@ -119,7 +119,8 @@ def _campaign(args: argparse.Namespace, driver: BrokerDriver, out: TextIO) -> in
     # Connected first: a missing broker is known before the cases are generated.
     with driver:
         started = time.monotonic()
-        cases = generate_cases(args.selectors, seed, identifiers=names, types=types)
+        cases = generate_cases(args.selectors, seed, identifiers=names, types=types,
+                               progress=progress)
         generated = time.monotonic() - started
         progress(f"generated {len(cases)} selectors in {generated:.1f} s")
         result = run_campaign(driver, args.dialect, cases, batch_size=args.batch,
