@@ -15,7 +15,7 @@ import sys
 import time
 from typing import Any, TextIO
 
-from .. import dialects
+from .. import __version__, dialects
 from .campaign import (
     decode_message,
     encode_message,
@@ -131,6 +131,8 @@ def _campaign(args: argparse.Namespace, driver: BrokerDriver, out: TextIO) -> in
         out.write(f"  {case.kind}: {case.selector!r} on "
                   f"{json.dumps(encode_message(case.message), ensure_ascii=False)}\n")
     if args.report:
+        import hypothesis  # the campaign generated with it: installed
+
         extra = [] if args.selector_prefix is None else ["--selector-prefix",
                                                           args.selector_prefix]
         command = ["msgfilter", "fuzz-broker", f"--{protocol}", address, "--dialect",
@@ -139,6 +141,8 @@ def _campaign(args: argparse.Namespace, driver: BrokerDriver, out: TextIO) -> in
         report: dict[str, Any] = {
             "command": shlex.join(command), "protocol": protocol, "broker": address,
             "dialect": args.dialect, "seed": seed, "selectors": result.selectors,
+            # The same seed gives the same cases with the same versions of these two.
+            "versions": {"msgfilter": __version__, "hypothesis": hypothesis.__version__},
             "cases": result.cases, "seconds": round(result.seconds, 3),
             "generation_seconds": round(generated, 3),
             "agreements": result.agreements, "uncarried": result.uncarried,
