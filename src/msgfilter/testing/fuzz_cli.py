@@ -40,6 +40,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                        help="an AMQP 1.0 broker (python-qpid-proton)")
     parser.add_argument("-d", "--dialect", default="activemq", choices=sorted(dialects.names()),
                         help="the msgfilter dialect to compare with (default: activemq)")
+    parser.add_argument("--broker-dialect", default="activemq", choices=sorted(dialects.names()),
+                        help="the dialect that is the broker's own selector code; where it "
+                        "agrees with the broker a difference is a documented departure "
+                        "(default: activemq)")
     parser.add_argument("--selectors", type=int, default=1000,
                         help="how many selectors to generate (default: 1000)")
     parser.add_argument("--seed", type=int, default=None,
@@ -78,12 +82,15 @@ def _driver(args: argparse.Namespace) -> BrokerDriver:
         from .stomp_driver import StompDriver
 
         if args.selector_prefix is None:
-            return StompDriver(*_address(args.stomp), timeout=args.timeout)
+            return StompDriver(*_address(args.stomp), timeout=args.timeout,
+                               native_dialect=args.broker_dialect)
         return StompDriver(*_address(args.stomp), timeout=args.timeout,
+                           native_dialect=args.broker_dialect,
                            selector_prefix=args.selector_prefix)
     from .amqp_driver import AmqpDriver
 
-    return AmqpDriver(*_address(args.amqp), timeout=args.timeout)
+    return AmqpDriver(*_address(args.amqp), timeout=args.timeout,
+                      native_dialect=args.broker_dialect)
 
 
 def _replay(args: argparse.Namespace, driver: BrokerDriver, out: TextIO) -> int:
@@ -135,6 +142,8 @@ def _campaign(args: argparse.Namespace, driver: BrokerDriver, out: TextIO) -> in
 
         extra = [] if args.selector_prefix is None else ["--selector-prefix",
                                                           args.selector_prefix]
+        if args.broker_dialect != "activemq":
+            extra += ["--broker-dialect", args.broker_dialect]
         command = ["msgfilter", "fuzz-broker", f"--{protocol}", address, "--dialect",
                    args.dialect, "--selectors", str(args.selectors), "--seed", str(seed),
                    "--identifiers", ",".join(names), "--types", ",".join(types), *extra]
