@@ -29,6 +29,10 @@ from .syntax.nodes import Node
 from .tags import pulsar as pulsar_tags
 from .tags import rocketmq as rocketmq_tags
 
+__all__ = [
+    "DEFAULT", "Dialect", "Factory", "all_dialects", "by_name", "get", "names", "node_kinds",
+]
+
 #: How a dialect builds the filter of one text: `build(text, limits)`.
 Factory = Callable[[str, Limits], Filter]
 
