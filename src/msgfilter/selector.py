@@ -43,7 +43,9 @@ class SelectorFilter(Filter):
     - `shape`: a hashable `msgfilter.shapes.Shape`, equal for two filters of one dialect
       whose texts have the same tokens but for the values of their literals (identifier
       names, keywords, operators, prefixes and the parser's limits included), and the
-      same object for all filters compiled from one cached template;
+      same object for all filters compiled from one cached template, and only for them
+      (`msgfilter.shapes.cache.template_of(f.shape)` finds that template: their `literals`
+      fill its slots);
     - `literals`: the checked values of the text's literals (strings, exact and
       approximate numbers; each IN item, LIKE pattern and escape) in text order, a JMS
       signed literal with its sign folded in.
@@ -105,7 +107,7 @@ class SelectorFilter(Filter):
         if lexed is not None:
             key = shape_key(dialect, (convert, hyphenated), limits, lexed)
             if use_shapes and self._from_shape(
-                key, lexed, text, dialect, limits, model, departures
+                key, lexed, text, body, dialect, limits, model, departures
             ):
                 return
         try:
@@ -133,6 +135,10 @@ class SelectorFilter(Filter):
             key = shape_key(dialect, (convert, hyphenated), limits, lexed)
         shape = shape_cache.shape_of(key, dialect) if cacheable else Shape(dialect, key)
         analysis = analyse(shape, lexed, tree, grammar, model, convert)
+        if analysis.template is None and cacheable:
+            # Literals the recording could not place are not the template's slot
+            # values: this filter must not pass for one of the cached template's.
+            shape = Shape(dialect, key)
         identifiers = _reads(tree, model)
         learned = None
         if analysis.template is not None:
@@ -159,8 +165,8 @@ class SelectorFilter(Filter):
             object.__setattr__(self, name, value)
 
     def _from_shape(
-        self, key: tuple[Any, ...], lexed: Lexed, text: str, dialect: str, limits: Limits,
-        model: ValueModel, departures: tuple[str, ...],
+        self, key: tuple[Any, ...], lexed: Lexed, text: str, body: str, dialect: str,
+        limits: Limits, model: ValueModel, departures: tuple[str, ...],
     ) -> bool:
         """Become the filter of `text` from its shape's template; False where the whole
         pipeline must run (no template, a value rule refuses a literal, or the values
@@ -175,7 +181,10 @@ class SelectorFilter(Filter):
         if variant is None:
             return False
         setattr_ = object.__setattr__
-        setattr_(self, "_lazy", (template, values, lexed))
+        # Not the lexed tokens: their match objects cost more memory than the filter, and
+        # most filters never build their tree (the index plans by shape). The text scans
+        # again, the same way, if the tree is asked for.
+        setattr_(self, "_lazy", (template, values, None if body is text else body))
         setattr_(self, "_tree", _PENDING)
         setattr_(self, "matches", shape_cache.bind(template, variant, values, self._get_tree))
         setattr_(self, "text", text)
@@ -195,6 +204,12 @@ class SelectorFilter(Filter):
         return True
 
     @property
+    def empty(self) -> bool:
+        """True for the empty selector (no tree: it matches every message); unlike
+        `tree is None`, never builds the tree."""
+        return self._tree is None
+
+    @property
     def tree(self) -> n.Expr | None:
         """The checked AST (None for the empty selector, which matches everything)."""
         tree = self._tree
@@ -207,7 +222,9 @@ class SelectorFilter(Filter):
         # Two threads may both build it: the trees are equal, either one is kept.
         tree = self._tree
         if tree is _PENDING:
-            template, values, lexed = self._lazy
+            template, values, body = self._lazy
+            lexed = scan(self.text if body is None else body, self.grammar, self.limits)
+            assert lexed is not None  # it scanned before
             tree = template.tree(values, lexed.starts, lexed.ends)
             object.__setattr__(self, "_tree", tree)
             object.__setattr__(self, "_lazy", None)

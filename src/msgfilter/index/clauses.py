@@ -31,6 +31,7 @@ from ..semantics.model import JAVA_TYPED, ValueModel
 from ..syntax import nodes as n
 from ..tags import PulsarTagFilter, RocketMQTagFilter
 from . import canonical as c
+from . import shape_plans
 from .bounds import (
     HIGH_ELSE,
     LOW_ELSE,
@@ -129,7 +130,7 @@ def plan_clauses(f: Filter) -> ClausePlan:
         return ClausePlan(tags=tuple(AnyTag(t) for t in f.ordered_any_tags), tags_exact=True)
     if not isinstance(f, SelectorFilter):
         return ClausePlan(everything=True, reason="not a selector or tag filter")
-    if f.tree is None:
+    if f.empty:
         return ClausePlan(everything=True, exact=True,
                           reason="empty selector (matches every message)")
     if f.model in JAVA_TYPED and f.convert_strings:
@@ -137,13 +138,15 @@ def plan_clauses(f: Filter) -> ClausePlan:
     planner = _planner(f.model)
     if planner is None:
         return ClausePlan(everything=True, reason=f"{f.model.value}: no index rules")
-    branches = planner.branches(f.tree)
+    branches = shape_plans.branches(f, planner.branches)
     clauses: list[Clause] = []
     reasons: set[str] = set()
     for conjuncts in branches:
         clause, why = planner.clause(conjuncts)
         if clause is None:
-            return ClausePlan(everything=True, reason=planner.legacy.why(f.tree))
+            tree = f.tree
+            assert tree is not None  # not empty
+            return ClausePlan(everything=True, reason=planner.legacy.why(tree))
         clauses.append(clause)
         if why:
             reasons.add(why)

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..filter import Filter
+from ..selector import SelectorFilter
+from ..shapes.cache import template_of
 from .clauses import ClausePlan
 from .keys import Plan
 
@@ -35,13 +38,22 @@ class Entry:
 
 
 class Shared:
-    """A filter as a dict key whose hash is computed once (a filter hashes its tree)."""
+    """A filter as a dict key whose hash is computed once. A selector compiled from its
+    shape's template is known by its shape and literal values (texts that differ only in
+    spacing), without building its tree; any other filter by itself (a filter hashes
+    its tree). Two equal filters of different shapes (`(a = 1)` and `a = 1`) are then two
+    entries: that costs a duplicate evaluation, never an answer."""
 
-    __slots__ = ("filter", "hash")
+    __slots__ = ("filter", "hash", "key")
 
     def __init__(self, f: Filter) -> None:
         self.filter = f
-        self.hash = hash(f)
+        self.key: object = None
+        if isinstance(f, SelectorFilter) and not f.empty and template_of(f.shape) is not None:
+            self.key = (type(f), f.shape, _literal_key(f.literals))
+            self.hash = hash(self.key)
+        else:
+            self.hash = hash(f)
 
     def __hash__(self) -> int:
         return self.hash
@@ -49,6 +61,16 @@ class Shared:
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Shared):
             return NotImplemented
-        return self.filter is other.filter or (
-            self.hash == other.hash and self.filter == other.filter
-        )
+        if self.filter is other.filter:
+            return True
+        if self.hash != other.hash or (self.key is None) != (other.key is None):
+            return False
+        return self.filter == other.filter if self.key is None else self.key == other.key
+
+
+def _literal_key(values: tuple[Any, ...]) -> tuple[Any, ...]:
+    # Literals compare as the tree's nodes do: a float by its bits (-0.0 is not 0.0).
+    if any(type(v) is float and v == 0.0 and math.copysign(1.0, v) < 0 for v in values):
+        return tuple(("-0.0",) if type(v) is float and v == 0.0
+                     and math.copysign(1.0, v) < 0 else v for v in values)
+    return values

@@ -84,6 +84,11 @@ def analyse(
     return Analysis(tuple(values), template, refs)
 
 
+def steps(tree: n.Expr) -> dict[int, int]:
+    """The program step of each node (by `id`) of a tree of a template's shape."""
+    return {id(node): step for step, node in enumerate(_postorder(tree))}
+
+
 def _postorder(tree: n.Expr) -> list[n.Expr]:
     order: list[n.Expr] = []
     stack = [tree]

@@ -51,6 +51,14 @@ def lookup(key: tuple[Any, ...]) -> Template | None:
     return template
 
 
+def template_of(shape: Shape) -> Template | None:
+    """The cached template of `shape` (the very object a filter of it was made from), or
+    None; unlike `lookup`, not counted as a compile's hit or miss."""
+    with _lock:
+        template = _templates.get(shape.key)
+    return template if template is not None and template.shape is shape else None
+
+
 def shape_of(key: tuple[Any, ...], dialect: str) -> Shape:
     """The cached template's shape object for `key`, else a new one."""
     with _lock:

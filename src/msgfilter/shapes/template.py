@@ -47,7 +47,7 @@ class Template:
 
     __slots__ = (
         "checks", "convert", "decoders", "folds", "grammar", "identifiers", "model",
-        "program", "shape", "variants",
+        "program", "recipe", "shape", "variants",
     )
 
     def __init__(
@@ -61,6 +61,9 @@ class Template:
         self.program, self.identifiers = program, identifiers
         #: Replaced whole (never mutated), so readers need no lock.
         self.variants: tuple[Variant, ...] = ()
+        #: What the index learned of planning this shape (`index.shape_plans`); it lives
+        #: and goes with the template. Set once, read without a lock.
+        self.recipe: object = None
 
     def values(self, lits: Sequence[str]) -> list[Any] | None:
         """The checked literal values of a text of this shape, or None where a value rule
@@ -106,6 +109,22 @@ class Template:
             extra = {} if pattern is None else {"pattern_at": starts[pattern]}
             built.append(cls(*made, span=(starts[first], ends[last]), depth=depth, **extra))
         return built[-1]
+
+    def subtree(self, step: int, values: Sequence[Any]) -> n.Expr:
+        """The node of program `step` and its sub-expressions for a text of this shape's
+        `values`, without source positions: what a planner reads of one conjunct (the
+        index plans a known shape this way, never building the whole tree)."""
+        cls, args, _, _, depth, _ = self.program[step]
+        made = [
+            arg if code == FIXED
+            else self.subtree(arg, values) if code == NODE
+            else tuple(self.subtree(i, values) for i in arg) if code == NODES
+            else values[arg] if code == SLOT
+            else tuple(values[i] for i in arg)
+            for code, arg in args
+        ]
+        node: n.Expr = cls(*made, depth=depth)
+        return node
 
 
 # A program step: (node class, positional args as (code, arg), first token, last token,
