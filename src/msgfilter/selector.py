@@ -184,7 +184,8 @@ class SelectorFilter(Filter):
         # Not the lexed tokens: their match objects cost more memory than the filter, and
         # most filters never build their tree (the index plans by shape). The text scans
         # again, the same way, if the tree is asked for.
-        setattr_(self, "_lazy", (template, values, None if body is text else body))
+        literals = tuple(values)
+        setattr_(self, "_lazy", (template, literals, None if body is text else body))
         setattr_(self, "_tree", _PENDING)
         setattr_(self, "matches", shape_cache.bind(template, variant, values, self._get_tree))
         setattr_(self, "text", text)
@@ -199,7 +200,7 @@ class SelectorFilter(Filter):
         setattr_(self, "_outcome", {})
         setattr_(self, "departures", departures)
         setattr_(self, "shape", template.shape)
-        setattr_(self, "literals", tuple(values))
+        setattr_(self, "literals", literals)
         setattr_(self, "_frozen", True)
         return True
 

@@ -11,7 +11,7 @@ from typing import Any, NamedTuple
 from cachetools import LRUCache
 
 from ..backends.python.compiler import Careful, generate_shared
-from ..backends.python.runtime import RUNTIME
+from ..backends.python.runtime import binder
 from ..syntax import nodes as n
 from .analysis import Analysis
 from .shape import Shape
@@ -76,10 +76,8 @@ def learn(analysis: Analysis, tree: n.Expr) -> tuple[Callable[..., Any], str] | 
     shared = generate_shared(tree, template.model, template.convert, analysis.refs)
     if shared.unshared:
         return None
-    namespace: dict[str, Any] = dict(RUNTIME)
-    exec(compile(shared.source, "<msgfilter>", "exec"), namespace)  # our text only
     variant = Variant(
-        namespace["_bind"], shared.source, shared.consts, shared.recipes, shared.classes,
+        binder(shared.source), shared.source, shared.consts, shared.recipes, shared.classes,
         shared.careful,
     )
     with _lock:

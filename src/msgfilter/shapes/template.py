@@ -47,7 +47,7 @@ class Template:
 
     __slots__ = (
         "checks", "convert", "decoders", "folds", "grammar", "identifiers", "model",
-        "program", "recipe", "shape", "variants",
+        "program", "recipe", "shape", "statics", "variants",
     )
 
     def __init__(
@@ -64,6 +64,9 @@ class Template:
         #: What the index learned of planning this shape (`index.shape_plans`); it lives
         #: and goes with the template. Set once, read without a lock.
         self.recipe: object = None
+        #: The nodes of `subtree` that hold no literal value, made once (nodes are
+        #: immutable, so every text of the shape shares them).
+        self.statics: dict[int, n.Expr] | None = None
 
     def values(self, lits: Sequence[str]) -> list[Any] | None:
         """The checked literal values of a text of this shape, or None where a value rule
@@ -114,6 +117,12 @@ class Template:
         """The node of program `step` and its sub-expressions for a text of this shape's
         `values`, without source positions: what a planner reads of one conjunct (the
         index plans a known shape this way, never building the whole tree)."""
+        statics = self.statics
+        if statics is None:
+            statics = self.statics = self._statics()
+        node = statics.get(step)
+        if node is not None:
+            return node
         cls, args, _, _, depth, _ = self.program[step]
         made = [
             arg if code == FIXED
@@ -123,8 +132,20 @@ class Template:
             else tuple(values[i] for i in arg)
             for code, arg in args
         ]
-        node: n.Expr = cls(*made, depth=depth)
-        return node
+        made_node: n.Expr = cls(*made, depth=depth)
+        return made_node
+
+    def _statics(self) -> dict[int, n.Expr]:
+        statics: dict[int, n.Expr] = {}
+        for step, (cls, args, _, _, depth, _) in enumerate(self.program):
+            if all(code == FIXED or (code == NODE and arg in statics)
+                   or (code == NODES and all(i in statics for i in arg))
+                   for code, arg in args):
+                statics[step] = cls(*[
+                    arg if code == FIXED else statics[arg] if code == NODE
+                    else tuple(statics[i] for i in arg) for code, arg in args
+                ], depth=depth)
+        return statics
 
 
 # A program step: (node class, positional args as (code, arg), first token, last token,
