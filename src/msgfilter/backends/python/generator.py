@@ -259,7 +259,7 @@ class Generator:
             return self._split(mode, node)
         handlers = self.handlers.get(type(node))
         if handlers is None:
-            # Only a tree from another model's grammar gets here (see ModelTable.absent).
+            # Only a tree no grammar of this model builds gets here (Grammar.node_kinds).
             raise NotImplementedError(f"{type(node).__name__} is not part of this value model")
         return handlers[mode](self, node)
 
