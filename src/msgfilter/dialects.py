@@ -25,8 +25,13 @@ from .semantics import artemis
 from .semantics.artemis import Prepared
 from .semantics.model import ValueModel
 from .syntax.grammar import Grammar
+from .syntax.nodes import Node
 from .tags import pulsar as pulsar_tags
 from .tags import rocketmq as rocketmq_tags
+
+__all__ = [
+    "DEFAULT", "Dialect", "Factory", "all_dialects", "by_name", "get", "names", "node_kinds",
+]
 
 #: How a dialect builds the filter of one text: `build(text, limits)`.
 Factory = Callable[[str, Limits], Filter]
@@ -117,7 +122,6 @@ _DIALECTS: tuple[Dialect, ...] = (
         keywords=(_SQL92_KEYWORDS - {"LIKE", "ESCAPE"}) | {"CONTAINS", "STARTSWITH", "ENDSWITH"},
         tight_not=True,
         arithmetic=False,
-        string_tests=True,
         hex_octal=False,
         unicode_identifiers=False,
         comments=True,
@@ -188,6 +192,17 @@ def names() -> tuple[str, ...]:
 def all_dialects() -> tuple[Dialect, ...]:
     """Every dialect, in registration order."""
     return _DIALECTS
+
+
+def node_kinds(model: ValueModel) -> frozenset[type[Node]]:
+    """The node classes a tree of `model` can hold: those of its dialects' grammars
+    (`Grammar.node_kinds`), none for a tag model. Backend tables cover these and need not
+    say which they never meet."""
+    kinds: set[type[Node]] = set()
+    for dialect in _DIALECTS:
+        if dialect.model is model and dialect.grammar is not None:
+            kinds |= dialect.grammar.node_kinds()
+    return frozenset(kinds)
 
 
 def by_name() -> MappingProxyType[str, Dialect]:
