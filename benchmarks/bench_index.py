@@ -41,7 +41,10 @@ For each workload and size it prints:
 - bytes per subscription (tracemalloc, current traced memory after building a second
   index from the texts inside the traced region after `purge()`: compiled filters,
   compile cache entries and index structures included; the texts themselves were made
-  before). Skipped above `--memory-max` subscriptions (a traced build is 2-3x slower);
+  before). Skipped above `--memory-max` subscriptions (a traced build is 2-3x slower).
+  With it: the objects per subscription the cycle collector tracks, and the CPU time of
+  one full collection (`gc.collect()`) while that index is alive: what a broker process
+  pays on each of Python's full collections;
 - `match_table` rows/s on `--rows` rows (messages of the workload as Arrow columns,
   `index_workloads.to_table`) at `--table-subs` subscriptions: first call (builds Arrow
   plans) and next call; its pairs on the first 300 rows are checked against per-row
@@ -54,6 +57,7 @@ is measured in one process, and note the load average (printed).
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import pickle
 import statistics
@@ -239,15 +243,25 @@ def bench_one(workload: str, size: int, n_messages: int, memory_max: int,
     # bytes per subscription, compiled filters included.
     if size <= memory_max and "memory" not in skip:
         msgfilter.purge()
+        gc.collect()
+        objects = len(gc.get_objects())
         tracemalloc.start()
         before = tracemalloc.get_traced_memory()[0]
         traced = build(texts)
         row["bytes_sub"] = (tracemalloc.get_traced_memory()[0] - before) / size
         tracemalloc.stop()
+        # What the cycle collector walks on each full collection: the index's objects
+        # that it tracks, and the CPU time of one full collection with them alive.
+        gc.collect()
+        row["tracked_sub"] = (len(gc.get_objects()) - objects) / size
+        start = time.process_time()
+        gc.collect()
+        row["full_gc_ms"] = (time.process_time() - start) * 1e3
         del traced
         msgfilter.purge()
-        print(f"  {row['bytes_sub']:.0f} B/sub (tracemalloc, compiled filters included)",
-              flush=True)
+        print(f"  {row['bytes_sub']:.0f} B/sub (tracemalloc, compiled filters included); "
+              f"{row['tracked_sub']:.1f} objects/sub tracked by the cycle collector, one full "
+              f"collection {row['full_gc_ms']:.0f} ms (CPU)", flush=True)
     return row
 
 

@@ -52,6 +52,11 @@ SELECTORS: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
     # Double.valueOf to meet the double literal, as the broker does.
     ("rocketmq SQL", (("rocketmq",
      "region = 'eu-west' AND amount > 50.0 AND tier IN ('gold', 'silver')"),)),
+    # Every value must be a tag: one pass over the map's entries for all of them.
+    ("pulsar alltag", (("pulsar-tag", "alltag: fragile, gift"),)),
+    # Conversions under an OR: each comparison converts `amount` (a text) again.
+    ("rocketmq OR", (("rocketmq",
+     "amount > 90.0 OR amount < 10.0 OR (amount BETWEEN 40 AND 45 AND region = 'eu-west')"),)),
     # ActiveMQ's value model: `priority` is an int column, an Integer to the dialect.
     ("activemq", (("activemq",
      "priority > 5 AND region LIKE 'eu-%' AND redelivery_count = 0"),)),

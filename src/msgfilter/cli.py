@@ -1,4 +1,5 @@
-"""The `msgfilter` command: check | eval | explain | route | demo-data | demo-subscriptions."""
+"""The `msgfilter` command: check | eval | explain | route | demo-data | demo-subscriptions |
+fuzz-broker."""
 
 from __future__ import annotations
 
@@ -103,6 +104,13 @@ def _add_jobs(commands: Any) -> None:
     )
     subscriptions.add_arguments(subs_cmd)
     subs_cmd.set_defaults(run=lambda args, out: subscriptions.main(args))
+    # The drivers import stomp.py or proton only when a campaign runs.
+    from .testing import fuzz_cli
+    fuzz_cmd = commands.add_parser(
+        "fuzz-broker", help="compare a live broker's selectors with msgfilter's (generated cases)"
+    )
+    fuzz_cli.add_arguments(fuzz_cmd)
+    fuzz_cmd.set_defaults(run=fuzz_cli.main)
 
 
 def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:

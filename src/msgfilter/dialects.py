@@ -25,9 +25,15 @@ from .selector import SelectorFilter
 from .semantics import artemis
 from .semantics.artemis import Prepared
 from .semantics.model import ValueModel
+from .syntax import amqp_parser
 from .syntax.grammar import Grammar
+from .syntax.nodes import Node
 from .tags import pulsar as pulsar_tags
 from .tags import rocketmq as rocketmq_tags
+
+__all__ = [
+    "DEFAULT", "Dialect", "Factory", "all_dialects", "by_name", "get", "names", "node_kinds",
+]
 
 #: How a dialect builds the filter of one text: `build(text, limits)`.
 Factory = Callable[[str, Limits], Filter]
@@ -53,6 +59,9 @@ class Dialect:
     #: An SQL-like dialect (a JMS selector descendant): the five selector-grammar dialects
     #: and amqp-sql, which reads RabbitMQ's own grammar (`grammar` None).
     sql: bool = False
+    #: The node classes a dialect without a `Grammar` builds (amqp-sql:
+    #: `syntax.amqp_parser.NODE_KINDS`); a grammar says its own (`Grammar.node_kinds`).
+    kinds: frozenset[type[Node]] = frozenset()
 
 
 _SQL92_KEYWORDS = frozenset(
@@ -121,7 +130,6 @@ _DIALECTS: tuple[Dialect, ...] = (
         keywords=(_SQL92_KEYWORDS - {"LIKE", "ESCAPE"}) | {"CONTAINS", "STARTSWITH", "ENDSWITH"},
         tight_not=True,
         arithmetic=False,
-        string_tests=True,
         hex_octal=False,
         unicode_identifiers=False,
         comments=True,
@@ -161,6 +169,7 @@ _DIALECTS: tuple[Dialect, ...] = (
     Dialect(
         amqp_sql.DIALECT, "RabbitMQ 4.2's AMQP SQL filter expressions", amqp_sql.MODEL,
         amqp_sql.AmqpSqlFilter, departures=amqp_sql.DEPARTURES, sql=True,
+        kinds=amqp_parser.NODE_KINDS,
     ),
     # A tag filter class is its dialect: it is also built directly (not only through
     # `compile`), so the class module holds the name and the model it stamps on filters.
@@ -197,6 +206,18 @@ def names() -> tuple[str, ...]:
 def all_dialects() -> tuple[Dialect, ...]:
     """Every dialect, in registration order."""
     return _DIALECTS
+
+
+def node_kinds(model: ValueModel) -> frozenset[type[Node]]:
+    """The node classes a tree of `model` can hold: those of its dialects' grammars
+    (`Grammar.node_kinds`, or `Dialect.kinds` for amqp-sql), none for a tag model.
+    Backend tables cover these and need not say which they never meet."""
+    kinds: set[type[Node]] = set()
+    for dialect in _DIALECTS:
+        if dialect.model is model:
+            grammar = dialect.grammar
+            kinds |= dialect.kinds if grammar is None else grammar.node_kinds()
+    return frozenset(kinds)
 
 
 def by_name() -> MappingProxyType[str, Dialect]:

@@ -8,7 +8,6 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-from . import shapes
 from .backends.python import compile_function
 from .backends.python.generator import TypedReads
 from .errors import EvaluationFailure, FilterPositionError, FilterSyntaxError
@@ -18,6 +17,9 @@ from .semantics import artemis
 from .semantics.artemis import Prepared
 from .semantics.check import check
 from .semantics.model import ValueModel
+from .shapes import cache as shape_cache
+from .shapes.analysis import analyse
+from .shapes.shape import Shape, shape_key
 from .syntax import nodes as n
 from .syntax.grammar import Grammar
 from .syntax.lexer import Lexed, check_length, scan, tokenize
@@ -42,7 +44,7 @@ class SelectorFilter(Filter):
       whose texts have the same tokens but for the values of their literals (identifier
       names, keywords, operators, prefixes and the parser's limits included), and the
       same object for all filters compiled from one cached template, and only for them
-      (`msgfilter.shapes.template_of(f.shape)` finds that template: their `literals`
+      (`msgfilter.shapes.cache.template_of(f.shape)` finds that template: their `literals`
       fill its slots);
     - `literals`: the checked values of the text's literals (strings, exact and
       approximate numbers; each IN item, LIKE pattern and escape) in text order, a JMS
@@ -63,7 +65,7 @@ class SelectorFilter(Filter):
     #: The shape of the text (`msgfilter.shapes.Shape`): hashable, equal for two filters
     #: of one dialect (and limits) whose texts differ only in their literal values, and
     #: the same object for all filters compiled from one cached template.
-    shape: shapes.Shape
+    shape: Shape
     #: The checked literal values of the text, in the order they stand in it (a JMS
     #: signed literal with its sign folded in): what fills the shape's slots.
     literals: tuple[Any, ...]
@@ -103,7 +105,7 @@ class SelectorFilter(Filter):
             lexed = scan(body, grammar, limits)
         key: tuple[Any, ...] | None = None
         if lexed is not None:
-            key = shapes.shape_key(dialect, (convert, hyphenated), limits, lexed)
+            key = shape_key(dialect, (convert, hyphenated), limits, lexed)
             if use_shapes and self._from_shape(
                 key, lexed, text, body, dialect, limits, model, departures
             ):
@@ -130,19 +132,19 @@ class SelectorFilter(Filter):
         # template (scan() must be able to read the next text of its shape).
         cacheable = use_shapes and key is not None
         if key is None:
-            key = shapes.shape_key(dialect, (convert, hyphenated), limits, lexed)
-        shape = shapes.shape_of(key, dialect) if cacheable else shapes.Shape(dialect, key)
-        analysis = shapes.analyse(shape, lexed, tree, grammar, model, convert)
+            key = shape_key(dialect, (convert, hyphenated), limits, lexed)
+        shape = shape_cache.shape_of(key, dialect) if cacheable else Shape(dialect, key)
+        analysis = analyse(shape, lexed, tree, grammar, model, convert)
         if analysis.template is None and cacheable:
             # Literals the recording could not place are not the template's slot
             # values: this filter must not pass for one of the cached template's.
-            shape = shapes.Shape(dialect, key)
+            shape = Shape(dialect, key)
         identifiers = _reads(tree, model)
         learned = None
         if analysis.template is not None:
             analysis.template.identifiers = identifiers
             if cacheable and tree is not None:
-                learned = shapes.learn(analysis, tree)
+                learned = shape_cache.learn(analysis, tree)
         if learned is None:
             learned = compile_function(tree, model, "truth", convert_strings=convert)
         matches, self_source = learned
@@ -169,7 +171,7 @@ class SelectorFilter(Filter):
         """Become the filter of `text` from its shape's template; False where the whole
         pipeline must run (no template, a value rule refuses a literal, or the values
         choose code no variant has)."""
-        template = shapes.lookup(key)
+        template = shape_cache.lookup(key)
         if template is None:
             return False
         values = template.values(lexed.lits)
@@ -182,9 +184,10 @@ class SelectorFilter(Filter):
         # Not the lexed tokens: their match objects cost more memory than the filter, and
         # most filters never build their tree (the index plans by shape). The text scans
         # again, the same way, if the tree is asked for.
-        setattr_(self, "_lazy", (template, values, None if body is text else body))
+        literals = tuple(values)
+        setattr_(self, "_lazy", (template, literals, None if body is text else body))
         setattr_(self, "_tree", _PENDING)
-        setattr_(self, "matches", shapes.bind(template, variant, values, self._get_tree))
+        setattr_(self, "matches", shape_cache.bind(template, variant, values, self._get_tree))
         setattr_(self, "text", text)
         setattr_(self, "dialect", dialect)
         setattr_(self, "identifiers", template.identifiers)
@@ -197,7 +200,7 @@ class SelectorFilter(Filter):
         setattr_(self, "_outcome", {})
         setattr_(self, "departures", departures)
         setattr_(self, "shape", template.shape)
-        setattr_(self, "literals", tuple(values))
+        setattr_(self, "literals", literals)
         setattr_(self, "_frozen", True)
         return True
 

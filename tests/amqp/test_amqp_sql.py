@@ -105,3 +105,21 @@ def test_python_values_as_rabbitmq_holds_them() -> None:
     assert answer("v > 'B'", b"a") is True and answer("v LIKE 'a%'", b"ab") is True
     assert answer("v LIKE 'a_'", b"a\xff") is None             # regex on no UTF-8
     assert answer("v = 'x'", ["x"]) is None                    # no complex values
+
+
+def test_the_declared_node_kinds_are_what_the_parser_builds() -> None:
+    from msgfilter import dialects
+    from msgfilter.syntax import nodes as n
+    from msgfilter.syntax.amqp_parser import NODE_KINDS
+
+    text = (
+        "NOT a = 'x' AND b <> 1.5 OR -c * 2 > 1 AND d IN (0x41, TRUE) AND e LIKE 'x%'"
+        " AND f IS NULL AND p.subject = UTC()"
+    )
+    found, stack = set(), [msgfilter.compile(text, "amqp-sql").tree]  # type: ignore[attr-defined]
+    while stack:
+        node = stack.pop()
+        found.add(type(node))
+        stack.extend(n.children(node))
+    assert found == NODE_KINDS
+    assert dialects.node_kinds(dialects.get("amqp-sql").model) == NODE_KINDS

@@ -14,69 +14,20 @@ from msgfilter.syntax import nodes
 
 SQL_DIALECTS = [d for d in dialects.all_dialects() if d.sql]
 
-# One expression per node class that a grammar may leave out: compiling it in a dialect
-# whose grammar has no such syntax must fail, which is why a table may lack its handlers.
-NEEDS_SYNTAX: dict[type[nodes.Node], str] = {
-    nodes.Arith: "a + 1 = 2",
-    nodes.Like: "a LIKE 'x%'",
-    nodes.StringTest: "a CONTAINS 'x'",
-    nodes.Call: "REGEX(a, 'x')",
-    nodes.XQuery: "XQUERY '/a'",
-    nodes.BinaryLit: "a = 0x41",
-    nodes.Field: "p.subject = 'x'",
-    nodes.InList: "a IN (1, 2)",
-}
-# What amqp-sql's grammar lacks that the selector grammars have.
-NEEDS_SYNTAX_AMQP: dict[type[nodes.Node], str] = {
-    **NEEDS_SYNTAX,
-    nodes.NullLit: "a = NULL",
-    nodes.Between: "a BETWEEN 1 AND 2",
-    nodes.In: "a IN ('x')",
-    nodes.Call: "UTC() > 0",
-}
-
 
 @pytest.mark.parametrize("model", list(backend.TABLES), ids=lambda m: m.value)
-def test_every_node_class_is_handled_or_deliberately_absent(model: ValueModel) -> None:
+def test_every_node_class_the_models_grammars_build_is_handled(model: ValueModel) -> None:
+    # Which classes those are is the grammars' fact (tests/syntax/test_node_kinds.py).
     table = backend.TABLES[model]
-    assert set(table.handlers).isdisjoint(table.absent)
-    assert set(table.handlers) | table.absent == set(nodes.NODE_TYPES)
+    assert dialects.node_kinds(model) <= set(table.handlers)
     for handlers in table.handlers.values():
         assert set(handlers) == {"value", "truth", "falsity", "tri"}
-    # Absent means "the grammar cannot build it", never "not written yet".
-    assert table.absent <= set(NEEDS_SYNTAX_AMQP if model is ValueModel.AMQP else NEEDS_SYNTAX)
 
 
 def test_every_sql_dialect_has_a_table() -> None:
     assert {d.model for d in SQL_DIALECTS} == set(backend.TABLES)
     # Only the jms model takes the equality-first shortcut.
     assert [m for m, t in backend.TABLES.items() if t.optimistic] == [ValueModel.JMS]
-
-
-@pytest.mark.parametrize("dialect", SQL_DIALECTS, ids=lambda d: d.name)
-def test_absent_node_classes_are_outside_the_dialects_grammar(dialect: dialects.Dialect) -> None:
-    table = backend.TABLES[dialect.model]
-    amqp = dialect.model is ValueModel.AMQP
-    for node_type, text in (NEEDS_SYNTAX_AMQP if amqp else NEEDS_SYNTAX).items():
-        if node_type in table.absent:
-            # The text fails, or (`0x41` is a number in jms) builds no such node.
-            try:
-                f = msgfilter.compile(text, dialect.name)
-            except msgfilter.FilterError:
-                continue
-            assert not any(isinstance(x, node_type) for x in _walk(f.tree))  # type: ignore[attr-defined]
-        else:
-            f = msgfilter.compile(text, dialect.name)
-            assert any(isinstance(x, node_type) for x in _walk(f.tree))  # type: ignore[attr-defined]
-
-
-def _walk(tree: nodes.Expr) -> list[nodes.Expr]:
-    found, stack = [], [tree]
-    while stack:
-        node = stack.pop()
-        found.append(node)
-        stack.extend(nodes.children(node))
-    return found
 
 
 def test_a_node_outside_the_model_is_refused() -> None:

@@ -266,6 +266,8 @@ TAG_FILTERS = [
     ("anytag: red, blue", "pulsar-tag"), ("alltag: red, eu", "pulsar-tag"),
     ("anytag: red; alltag: eu", "pulsar-tag"), ("", "pulsar-tag"),
     ("anytag: shadowed", "pulsar-tag"), ("anytag: west, eu", "pulsar-tag"),
+    ("alltag: red, eu, west", "pulsar-tag"), ("alltag: eu, west", "pulsar-tag"),
+    ("anytag: blue, eu; alltag: red, shadowed", "pulsar-tag"),
     ("priority > 3 AND color = 'red'", "jms"), ("TAGS = 'TagA'", "jms"),
     ("'p' + priority * 0.5 = 'p2.5'", "jms"),
     ("priority > 3", "rocketmq"), ("color CONTAINS 're' OR TAGS = 'TagC'", "rocketmq"),

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from test_shapes import _CASES, siblings
 
 from msgfilter import FilterError, SubscriptionIndex, dialects
 from msgfilter.engine import compile_unshaped
@@ -17,7 +18,6 @@ from msgfilter.index.entries import Shared
 from msgfilter.selector import SelectorFilter
 from msgfilter.syntax import nodes as n
 from msgfilter.testing import messages, property_settings, selectors
-from test_shapes import _CASES, siblings
 
 
 def _both(text: str, dialect: str) -> tuple[Any, Any] | None:

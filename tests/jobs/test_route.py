@@ -17,7 +17,7 @@ pq = pytest.importorskip("pyarrow.parquet")
 pytest.importorskip("yaml")
 
 import msgfilter  # noqa: E402
-from msgfilter.jobs import demo, route  # noqa: E402
+from msgfilter.jobs import demo, route, route_input  # noqa: E402
 
 from route_runs import message_bytes, run_main  # noqa: E402
 
@@ -54,7 +54,7 @@ def test_route_writes_what_the_per_message_filters_match(
     sizes = [message_bytes(row) for row in rows]
     assert report["published_messages"] == len(rows)
     assert report["published_bytes"] == sum(sizes)
-    subscriptions = route.load_subscriptions(SAMPLE)
+    subscriptions = route_input.load_subscriptions(SAMPLE)
     assert [d["name"] for d in report["deliveries"]] == [s.name for s in subscriptions]
     dialects = set()
     for sub, delivery in zip(subscriptions, report["deliveries"], strict=True):
@@ -145,8 +145,8 @@ def test_a_bad_expression_fails_before_spark_starts(tmp_path: Path) -> None:
 def test_subscription_file_errors(tmp_path: Path, content: str, message: str) -> None:
     subs = tmp_path / "subs.yaml"
     subs.write_text(content)
-    with pytest.raises(route.RouteError, match=message):
-        route.compile_subscriptions(route.load_subscriptions(subs))
+    with pytest.raises(route_input.RouteError, match=message):
+        route_input.compile_subscriptions(route_input.load_subscriptions(subs))
 
 
 def test_missing_archive_is_reported(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

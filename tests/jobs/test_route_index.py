@@ -19,7 +19,7 @@ pytest.importorskip("yaml")
 import msgfilter  # noqa: E402
 import msgfilter.arrow  # noqa: E402
 import msgfilter.cli  # noqa: E402
-from msgfilter.jobs import demo, route, route_index, subscriptions  # noqa: E402
+from msgfilter.jobs import demo, route, route_index, route_input, subscriptions  # noqa: E402
 from msgfilter.jobs.report import Delivery, RouteReport, write_report  # noqa: E402
 from msgfilter.layout import DEFAULT_LAYOUT  # noqa: E402
 
@@ -65,7 +65,7 @@ def test_the_index_plan_routes_like_the_filters_and_the_native_plan(
     rows = pq.read_table(archive).to_pylist()
     messages = [as_message(row) for row in rows]
     sizes = [message_bytes(row) for row in rows]
-    subs = route.load_subscriptions(SAMPLE)
+    subs = route_input.load_subscriptions(SAMPLE)
     for number, sub in enumerate(subs):
         f = msgfilter.compile(sub.expression, sub.dialect)
         hits = [i for i, m in enumerate(messages) if f.matches(m)]
@@ -133,14 +133,14 @@ def test_a_route_where_nothing_matches_writes_an_empty_output(
 
 
 def test_the_plan_is_chosen_by_the_number_of_subscriptions() -> None:
-    few, many = route.INDEX_FROM - 1, route.INDEX_FROM
-    assert route.choose_plan("auto", few)[0] == "native"
-    assert route.choose_plan("auto", many)[0] == "index"
-    assert f"{many:,} subscriptions" in route.choose_plan("auto", many)[1]
-    assert route.choose_plan("native", 10_000) == ("native", "--plan native")
-    assert route.choose_plan("index", 1) == ("index", "--plan index")
-    with pytest.raises(route.RouteError, match="unknown plan"):
-        route.choose_plan("fast", 3)
+    few, many = route_input.INDEX_FROM - 1, route_input.INDEX_FROM
+    assert route_input.choose_plan("auto", few)[0] == "native"
+    assert route_input.choose_plan("auto", many)[0] == "index"
+    assert f"{many:,} subscriptions" in route_input.choose_plan("auto", many)[1]
+    assert route_input.choose_plan("native", 10_000) == ("native", "--plan native")
+    assert route_input.choose_plan("index", 1) == ("index", "--plan index")
+    with pytest.raises(route_input.RouteError, match="unknown plan"):
+        route_input.choose_plan("fast", 3)
 
 
 def test_the_index_sees_only_the_columns_the_filters_read() -> None:
@@ -182,11 +182,11 @@ def test_demo_subscriptions_command_writes_a_route_subscriptions_file(tmp_path: 
     for name in ("subs.yaml", "subs.json"):
         out = tmp_path / name
         assert msgfilter.cli.main(["demo-subscriptions", "--count", "25", "--out", str(out)]) == 0
-        loaded = route.load_subscriptions(out)
+        loaded = route_input.load_subscriptions(out)
         assert [(s.name, s.expression) for s in loaded] == [
             (s.name, s.expression) for s in subscriptions.demo_subscriptions(25)
         ]
-        route.compile_subscriptions(loaded)
+        route_input.compile_subscriptions(loaded)
     assert msgfilter.cli.main(["demo-subscriptions", "--count", "0", "--out",
                                str(tmp_path / "x.yaml")]) == 2
 
@@ -226,5 +226,5 @@ def test_a_bad_expression_among_many_fails_naming_it(tmp_path: Path) -> None:
     good = subscriptions.demo_subscriptions(200)
     subscriptions.write(good, subs)
     subs.write_text(subs.read_text() + "  - {name: broken-199, expression: \"key = = 'x'\"}\n")
-    with pytest.raises(route.RouteError, match="subscription 'broken-199' \\(jms\\)"):
-        route.compile_subscriptions(route.load_subscriptions(subs))
+    with pytest.raises(route_input.RouteError, match="subscription 'broken-199' \\(jms\\)"):
+        route_input.compile_subscriptions(route_input.load_subscriptions(subs))

@@ -253,3 +253,24 @@ def test_function_arguments_are_unary_expressions() -> None:
     with pytest.raises(msgfilter.FilterSyntaxError):
         msgfilter.compile("REGEX('x', 1 + 2)", "activemq")
     assert outcome("REGEX('^3$', (1 + 2))") is True
+
+
+# What ActiveMQ 5.17.2 answers when arithmetic meets a value that is no number, read from
+# the ERROR frame of a failed STOMP send (tests/testing/test_live_activemq.py asks the
+# live broker the same): the left operand is checked first, with its own message.
+ARITHMETIC_FAILURES = [
+    ("a - 1 = 0", {"a": "x"}, "Cannot call minus operation on: x and: 1"),
+    ("1 - a = 0", {"a": "x"}, "Cannot convert value: x into a number"),
+    ("a * a = 0", {"a": "x"}, "Cannot call multiply operation on: x and: x"),
+    ("'x' * 2 = 0", {}, "Cannot call multiply operation on: x and: 2"),
+    ("2 % a = 0", {"a": "x"}, "Cannot convert value: x into a number"),
+    ("(a = 'x') - 1 = 0", {"a": "x"}, "Cannot call minus operation on: true and: 1"),
+    ("1 - (a = 'x') = 0", {"a": "x"}, "Cannot convert value: true into a number"),
+]
+
+
+@pytest.mark.parametrize(("text", "message", "reason"), ARITHMETIC_FAILURES)
+def test_arithmetic_failures_say_what_activemq_says(text, message, reason):  # type: ignore[no-untyped-def]
+    got = msgfilter.compile(text, "activemq").match_outcome(message)
+    assert isinstance(got, EvaluationFailure)
+    assert got.message == reason

@@ -9,7 +9,7 @@ from typing import Any
 
 from ..filter import Filter
 from ..selector import SelectorFilter
-from ..shapes import template_of
+from ..shapes.cache import template_of
 from .clauses import ClausePlan
 from .keys import Plan
 

@@ -18,8 +18,10 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
 
-from .. import shapes
 from ..selector import SelectorFilter
+from ..shapes.analysis import steps
+from ..shapes.cache import template_of
+from ..shapes.template import Template
 from ..syntax import nodes as n
 
 #: A conjunct: ("step", i) is the node of program step i; ("not", c), ("and", (c, ...)),
@@ -37,7 +39,7 @@ class Recipe(NamedTuple):
     #: None where a conjunct could not be recorded: such a shape is planned from trees.
     branches: tuple[tuple[Conjunct, ...], ...] | None
 
-    def branches_of(self, template: shapes.Template, values: Sequence[Any]) -> Branches:
+    def branches_of(self, template: Template, values: Sequence[Any]) -> Branches:
         """The branches of the filter of `template`'s shape whose literals are `values`."""
         assert self.branches is not None
         built: dict[int, n.Expr] = {}
@@ -61,7 +63,7 @@ class Recipe(NamedTuple):
 def branches(f: SelectorFilter, split: Split) -> Branches:
     """The OR branches of `f` (each a list of conjuncts) as `split` makes them of its tree,
     from the recipe of its shape where there is one; `f.tree` must not be None."""
-    template = shapes.template_of(f.shape)
+    template = template_of(f.shape)
     recipe = None if template is None else template.recipe
     if isinstance(recipe, Recipe) and recipe.split == split and recipe.branches is not None:
         assert template is not None
@@ -75,7 +77,7 @@ def branches(f: SelectorFilter, split: Split) -> Branches:
 
 
 def _record(tree: n.Expr, found: Branches) -> tuple[tuple[Conjunct, ...], ...] | None:
-    step_of = shapes.steps(tree)
+    step_of = steps(tree)
 
     def conjunct(node: n.Expr) -> Conjunct | None:
         step = step_of.get(id(node))

@@ -1,3 +1,3 @@
-"""Batch jobs behind the command line: `msgfilter route` (route.py) and
-`msgfilter demo-data` (demo.py). Each module offers `add_arguments(parser)` and
+"""Jobs behind the command line: `msgfilter route` (route.py; --follow: follow.py) and
+`msgfilter demo-data` (demo.py). Each command module offers `add_arguments(parser)` and
 `main(args) -> int` for cli.py."""

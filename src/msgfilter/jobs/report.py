@@ -8,8 +8,10 @@ bytes."""
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -180,14 +182,76 @@ def human_bytes(count: float) -> str:
     raise AssertionError("unreachable")  # pragma: no cover
 
 
-def write_report(report: RouteReport, directory: Path) -> list[Path]:
-    """report.json, report.txt and report.png in `directory`; returns their paths."""
+def write_report(report: RouteReport, directory: Path, chart: bool = True) -> list[Path]:
+    """report.json, report.txt and (unless `chart` is False) report.png in `directory`;
+    returns their paths. Each is written beside its place under a hidden name and
+    renamed over it, so that a reader (or a job killed mid-write) never sees half a
+    file: the streaming job rewrites the report after every batch."""
     directory.mkdir(parents=True, exist_ok=True)
-    paths = [directory / JSON_FILE, directory / TABLE_FILE, directory / CHART_FILE]
-    paths[0].write_text(json.dumps(report.to_json(), indent=2) + "\n", encoding="utf-8")
-    paths[1].write_text(report.table() + "\n", encoding="utf-8")
-    bar_chart(report, paths[2])
+    paths = [directory / JSON_FILE, directory / TABLE_FILE]
+    _replace(paths[0], lambda tmp: tmp.write_text(
+        json.dumps(report.to_json(), indent=2) + "\n", "utf-8"))
+    _replace(paths[1], lambda tmp: tmp.write_text(report.table() + "\n", "utf-8"))
+    if chart:
+        paths.append(directory / CHART_FILE)
+        _replace(paths[2], lambda tmp: bar_chart(report, tmp))
     return paths
+
+
+def _replace(path: Path, write: Callable[[Path], object]) -> None:
+    tmp = path.with_name(f".{path.name}.tmp")
+    write(tmp)
+    os.replace(tmp, path)
+
+
+class ChartPainter:
+    """report.png redrawn in a thread of its own: drawing takes 1-2 s, longer than a
+    small micro-batch, so a batch hands the painter its report and goes on. A report
+    handed in while one is drawn replaces any still waiting: the picture follows the
+    running total, at most one drawing behind, and `finish` draws the last one."""
+
+    def __init__(self, directory: Path) -> None:
+        import threading
+
+        self.path = directory / CHART_FILE
+        self.waiting: RouteReport | None = None
+        self.busy = False
+        self.failure: BaseException | None = None
+        self.changed = threading.Condition()
+        self.thread = threading.Thread(target=self._paint, name="msgfilter-chart", daemon=True)
+        self.thread.start()
+
+    def show(self, report: RouteReport) -> None:
+        """Draw `report` when the painter is free."""
+        with self.changed:
+            self.waiting = report
+            self.changed.notify_all()
+
+    def finish(self) -> None:
+        """Wait for the last report handed in to be drawn; raise what drawing raised."""
+        with self.changed:
+            while self.waiting is not None or self.busy:
+                self.changed.wait()
+        if self.failure is not None:
+            raise self.failure
+
+    def _paint(self) -> None:
+        while True:
+            with self.changed:
+                while self.waiting is None:
+                    self.changed.wait()
+                report, self.waiting, self.busy = self.waiting, None, True
+            try:
+                _replace(self.path, partial(_draw, report))
+            except Exception as error:  # handed to `finish`, in the job's thread
+                self.failure = error
+            with self.changed:
+                self.busy = False
+                self.changed.notify_all()
+
+
+def _draw(report: RouteReport, path: Path) -> None:
+    bar_chart(report, path)
 
 
 #: Subscriptions the chart names, by bytes received.
@@ -220,7 +284,7 @@ def bar_chart(report: RouteReport, path: Path) -> None:
     _totals(report, figure.add_subplot(grid[0, 0]))
     _histogram(report, figure.add_subplot(grid[0, 1]))
     _top(report, figure.add_subplot(grid[1, :]))
-    figure.savefig(path)
+    figure.savefig(path, format="png")
 
 
 def _totals(report: RouteReport, axes: Any) -> None:

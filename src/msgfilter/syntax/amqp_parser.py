@@ -19,6 +19,13 @@ from ..errors import FilterSyntaxError
 from . import nodes as n
 from .amqp_lexer import Token, tokenize
 
+#: The node classes this grammar builds: the one statement of it (the registry's
+#: `Dialect.kinds`; tests/amqp/test_amqp_sql.py checks it against the parser).
+NODE_KINDS: frozenset[type[n.Node]] = frozenset({
+    n.StringLit, n.ExactLit, n.ApproxLit, n.BinaryLit, n.BoolLit, n.Ident, n.Field,
+    n.Negate, n.Arith, n.Call, n.Compare, n.InList, n.Like, n.IsNull, n.Not, n.And, n.Or,
+})
+
 _COMPARISONS = frozenset({"=", "<>", "<", "<=", ">", ">="})
 _ARITH_PRECEDENCE = {"+": 1, "-": 1, "*": 2, "/": 2, "%": 2}
 _LOGIC_PRECEDENCE = {"OR": 1, "AND": 2}

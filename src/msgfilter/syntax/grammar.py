@@ -1,14 +1,31 @@
 """The switches that shape one selector grammar.
 
 One grammar serves every SQL-like dialect (selector.lark); a `Grammar` turns its features on
-and off in the lexer, the builder and the checker.
+and off in the lexer, the builder and the checker. Which node kinds a grammar builds
+follows from those switches (`Grammar.node_kinds`): it is said here and nowhere else.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from . import nodes as n
+
 _LONG_MAX = 2**63 - 1
+
+#: The node kinds every grammar builds: literals, names, unary minus and comparisons.
+_ALWAYS: frozenset[type[n.Node]] = frozenset(
+    {n.StringLit, n.ExactLit, n.ApproxLit, n.Ident, n.Negate, n.Compare}
+)
+
+#: A node kind and a keyword that introduces it: the lexer reads a word that is not a
+#: keyword as an identifier, so a grammar without the keyword never builds the node.
+_BY_KEYWORD: tuple[tuple[type[n.Node], str], ...] = (
+    (n.BoolLit, "TRUE"), (n.BoolLit, "FALSE"), (n.NullLit, "NULL"), (n.Not, "NOT"),
+    (n.And, "AND"), (n.Or, "OR"), (n.Between, "BETWEEN"), (n.In, "IN"), (n.IsNull, "IS"),
+    (n.Like, "LIKE"), (n.StringTest, "CONTAINS"), (n.StringTest, "STARTSWITH"),
+    (n.StringTest, "ENDSWITH"), (n.XQuery, "XQUERY"),
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,8 +51,6 @@ class Grammar:
     modulo: bool = False
     #: ActiveMQ's function calls (REGEX, INLIST, SPLIT, MAKELIST, REPLACE) and XQUERY.
     functions: bool = False
-    #: RocketMQ's `[NOT] CONTAINS / STARTSWITH / ENDSWITH 'literal'`.
-    string_tests: bool = False
     #: Hexadecimal `0x1F` and octal `017` exact literals.
     hex_octal: bool = True
     #: Identifiers of Java identifier characters (Unicode) rather than ASCII only.
@@ -70,3 +85,15 @@ class Grammar:
     max_exact: int | None = _LONG_MAX
     #: The largest hexadecimal or octal literal.
     max_radix_exact: int = _LONG_MAX
+
+    def node_kinds(self) -> frozenset[type[n.Node]]:
+        """The node classes this grammar's trees can hold: the one statement of it, which
+        backends and the index derive from (through `msgfilter.dialects.node_kinds` per
+        value model) instead of restating it."""
+        kinds = set(_ALWAYS)
+        kinds.update(node for node, word in _BY_KEYWORD if word in self.keywords)
+        if self.arithmetic:
+            kinds.add(n.Arith)
+        if self.functions:
+            kinds.add(n.Call)
+        return frozenset(kinds)

@@ -11,6 +11,10 @@ evaluator to use as an oracle.
   need `hypothesis`; the reference evaluator and the oracle helpers do not.
 * `oracle_case()`, `oracle_answer()`, `oracle_view()`: JSON Lines for external oracles
   such as the ActiveMQ selector oracle, and the message such an oracle evaluates.
+* Live brokers: the `BrokerDriver` protocol with `StompDriver` (stomp.py) and
+  `AmqpDriver` (python-qpid-proton), `generate_cases()` and `run_campaign()` (what
+  `msgfilter fuzz-broker` runs), `observe()` and `expected_outcome()` for one case, and
+  `shrink_case()`. The drivers need the `broker` extra.
 
 docs/fuzzing.md shows how to fuzz a broker with them.
 """
@@ -19,8 +23,20 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from .amqp_driver import AmqpDriver
+from .campaign import (
+    CampaignResult,
+    Disagreement,
+    expected_outcome,
+    generate_cases,
+    observe,
+    run_campaign,
+)
+from .drivers import BrokerDriver, BrokerUnavailable, Delivery, Publication
 from .oracle import ACTIVEMQ_HEADER_DEFAULTS, oracle_answer, oracle_case, oracle_view
 from .reference import ReferenceFilter, reference_evaluate, reference_filter
+from .shrinking import shrink_case
+from .stomp_driver import StompDriver
 
 if TYPE_CHECKING:
     from .strategies import (
@@ -50,21 +66,34 @@ __all__ = [
     "EXAMPLES_VARIABLE",
     "PROFILE_VARIABLE",
     "VALUE_KINDS",
+    "AmqpDriver",
+    "BrokerDriver",
+    "BrokerUnavailable",
+    "CampaignResult",
+    "Delivery",
+    "Disagreement",
+    "Publication",
     "ReferenceFilter",
+    "StompDriver",
     "amqp_messages",
     "amqp_selectors",
+    "expected_outcome",
     "expressions",
+    "generate_cases",
     "identifiers",
     "invalid_selectors",
     "messages",
+    "observe",
     "oracle_answer",
     "oracle_case",
     "oracle_view",
     "property_settings",
     "reference_evaluate",
     "reference_filter",
+    "run_campaign",
     "selector_cases",
     "selectors",
+    "shrink_case",
     "tag_expressions",
     "topic_names",
     "topic_patterns",

@@ -44,8 +44,9 @@ class Lowering:
 
     #: Node class -> (value handler, condition handler).
     handlers: Mapping[type[n.Node], tuple[Handler, Handler]]
-    #: Node classes the model's grammar has but the kernels do not, or that its grammar
-    #: lacks, and why: a selector holding one runs row by row.
+    #: Node classes the model's grammars build (`dialects.node_kinds`) but the kernels do
+    #: not, and why: a selector holding one runs row by row. What no grammar of the model
+    #: builds is not listed: the grammar says it (`Grammar.node_kinds`).
     unsupported: Mapping[type[n.Node], str]
     #: `a op b` of two computed values: the computed condition.
     compare: Callable[[str, Any, Any], Any]

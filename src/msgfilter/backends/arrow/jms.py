@@ -113,12 +113,5 @@ HANDLERS: dict[type[n.Node], tuple[Handler, Handler]] = {
     n.Or: (_condition_as_value, _or_cond),
 }
 
-#: What the JMS grammar never produces (the checker keeps them out of jms selectors).
-UNSUPPORTED: dict[type[n.Node], str] = {
-    n.StringTest: "RocketMQ's CONTAINS / STARTSWITH / ENDSWITH are not in the jms grammar",
-    n.Call: "ActiveMQ's functions are not in the jms grammar",
-    n.XQuery: "ActiveMQ's XQUERY is not in the jms grammar",
-    **{k: "amqp-sql's nodes are not in this grammar" for k in n.AMQP_ONLY},
-}
-
-LOWERING = Lowering(HANDLERS, UNSUPPORTED, compare, _combine, finish=lambda cond: cond)
+#: The kernels cover every node kind the jms grammars build (`dialects.node_kinds`).
+LOWERING = Lowering(HANDLERS, {}, compare, _combine, finish=lambda cond: cond)

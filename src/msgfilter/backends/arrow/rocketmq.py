@@ -291,13 +291,5 @@ HANDLERS: dict[type[n.Node], tuple[Handler, Handler]] = {
     n.Or: (_cond_value, _or),
 }
 
-#: What the RocketMQ grammar never produces.
-UNSUPPORTED: dict[type[n.Node], str] = {
-    n.Arith: "RocketMQ's SQL92 has no arithmetic",
-    n.Like: "RocketMQ's SQL92 has no LIKE",
-    n.Call: "ActiveMQ's functions are not in the rocketmq grammar",
-    n.XQuery: "ActiveMQ's XQUERY is not in the rocketmq grammar",
-    **{k: "amqp-sql's nodes are not in this grammar" for k in n.AMQP_ONLY},
-}
-
-LOWERING = Lowering(HANDLERS, UNSUPPORTED, _compare, _combine, _finish)
+#: The kernels cover every node kind the rocketmq grammar builds (`dialects.node_kinds`).
+LOWERING = Lowering(HANDLERS, {}, _compare, _combine, _finish)

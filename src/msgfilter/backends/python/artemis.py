@@ -35,9 +35,11 @@ def _arith_value(g: Generator, node: n.Arith) -> str:
     op = g.const(node.op)
     convert = "True" if g.convert_strings else "False"
     u = g.temp()
+    # The last argument: Artemis reads both operands with asNumber (see `arith`).
     return amq_lazy(
         g, node.left, node.right,
-        lambda t, r: f"(None if ({u} := {r}) is None else _aarith({op}, {t}, {u}, {convert}))",
+        lambda t, r: f"(None if ({u} := {r}) is None else "
+        f"_aarith({op}, {t}, {u}, {convert}, True))",
     )
 
 

@@ -166,22 +166,26 @@ class Generator:
         if self.typed is not None:
             return self._typed_function(fname, body, default)
         loads = "".join(
-            f"            {local} = m.get({self.const(name)})\n"
+            f"                {local} = m.get({self.const(name)})\n"
             for name, local in self.scope.idents.items()
         )
         # Dicts, other mappings and Message objects all have get(): the fast path reads
         # them directly. Anything else fails on get() and is read once more as the mapping
         # `_as_mapping` gives for it. Values beyond what a message should hold (a Python
         # int too large for a double) must not escape as exceptions either.
+        # A loop, not a call of itself: a function that names itself sits in a reference
+        # cycle with its closure cell.
         return (
             f"    def {fname}(m):\n"
-            f"        try:\n"
+            f"        while True:\n"
+            f"            try:\n"
             f"{loads}"
-            f"            return {body}\n"
-            f"        except Exception as _e:\n"
-            f"            if _needs_mapping(m):\n"
-            f"                return {fname}(_as_mapping(m))\n"
-            f"            return {default}\n"
+            f"                return {body}\n"
+            f"            except Exception as _e:\n"
+            f"                if _needs_mapping(m):\n"
+            f"                    m = _as_mapping(m)\n"
+            f"                    continue\n"
+            f"                return {default}\n"
         )
 
     def batch_function(self, fname: str, body: str, default: str) -> str:
@@ -255,7 +259,7 @@ class Generator:
             return self._split(mode, node)
         handlers = self.handlers.get(type(node))
         if handlers is None:
-            # Only a tree from another model's grammar gets here (see ModelTable.absent).
+            # Only a tree no grammar of this model builds gets here (Grammar.node_kinds).
             raise NotImplementedError(f"{type(node).__name__} is not part of this value model")
         return handlers[mode](self, node)
 

@@ -3,7 +3,11 @@ executes our generated source (never user text) and binds it to its constants.""
 
 from __future__ import annotations
 
+import threading
+from collections.abc import Callable
 from typing import Any
+
+from cachetools import LRUCache
 
 from ...message import as_mapping, needs_mapping
 from ...semantics import activemq as amq
@@ -38,8 +42,33 @@ RUNTIME: dict[str, Any] = {
 }
 
 
+#: Distinct generated sources kept compiled. Python's compiler costs about 10 µs per
+#: boolean operator, so compiling is most of what a new shape costs; selectors of
+#: different shapes (other identifiers, the same structure) often generate the same
+#: source, since identifiers and literals are constants bound afterwards.
+BINDERS_KEPT = 4096
+_binders: LRUCache[str, Callable[..., Any]] = LRUCache(maxsize=BINDERS_KEPT)
+_lock = threading.Lock()
+#: The globals every generated function reads: the runtime's names, shared (generated
+#: code defines nothing global; `_bind` lands in a namespace of its own).
+_GLOBALS: dict[str, Any] = dict(RUNTIME)
+
+
+def binder(source: str) -> Callable[..., Any]:
+    """The `_bind` function generated `source` defines (compiled once per distinct
+    source): called with the constants, it returns the evaluator."""
+    with _lock:
+        found = _binders.get(source)
+    if found is None:
+        local: dict[str, Any] = {}
+        # Our text only: no byte of a user's selector is in it.
+        exec(compile(source, "<msgfilter>", "exec"), _GLOBALS, local)
+        found = local["_bind"]
+        with _lock:
+            _binders[source] = found
+    return found
+
+
 def build(source: str, consts: tuple[object, ...]) -> Any:
     """The function that generated `source` defines, bound to its constants."""
-    namespace: dict[str, Any] = dict(RUNTIME)
-    exec(compile(source, "<msgfilter>", "exec"), namespace)  # our text only: no user byte is in it
-    return namespace["_bind"](*consts)
+    return binder(source)(*consts)

@@ -1,5 +1,9 @@
-"""One lowering table per SQL value model: which handlers generate each node class, and
-which node classes are deliberately absent because the model's grammars never build them."""
+"""One lowering table per SQL value model: which handlers generate each node class.
+
+Which node classes reach a table is the grammars' fact (`Grammar.node_kinds`, gathered per
+model by `msgfilter.dialects.node_kinds`), not restated here: a table handles at least
+those (tests/backends/test_python_backend.py checks it) and may hold more, inherited from
+its parent table, that no tree of its model holds."""
 
 from __future__ import annotations
 
@@ -17,11 +21,8 @@ from .generator import Handlers
 class ModelTable:
     """How this backend lowers one value model: a handler per node class and mode."""
 
-    #: Node class -> {mode: handler} for every node class the model's grammars build.
+    #: Node class -> {mode: handler}, for every node class the model's grammars build.
     handlers: Mapping[type[n.Node], Handlers]
-    #: Node classes deliberately without handlers: no grammar of this model builds them
-    #: (its switches leave out the syntax), so the checked tree never holds one.
-    absent: frozenset[type[n.Node]]
     #: Test equality before the value's class (see `Generator.optimistic`): only where the
     #: value rules make a failed shortcut fall back to the same answer.
     optimistic: bool = False
@@ -31,25 +32,20 @@ class ModelTable:
 
 
 def _table(
-    handlers: Mapping[type[n.Node], Handlers], absent: set[type[n.Node]], optimistic: bool = False,
+    handlers: Mapping[type[n.Node], Handlers], optimistic: bool = False,
     top: Mapping[type[n.Node], Handlers] | None = None,
 ) -> ModelTable:
-    kept = MappingProxyType({k: h for k, h in handlers.items() if k not in absent})
-    return ModelTable(kept, frozenset(absent), optimistic, MappingProxyType(dict(top or {})))
+    return ModelTable(
+        MappingProxyType(dict(handlers)), optimistic, MappingProxyType(dict(top or {}))
+    )
 
 
 #: The lowering table of each SQL value model (the tag dialects do not use this backend).
 TABLES: Mapping[ValueModel, ModelTable] = MappingProxyType({
-    ValueModel.JMS: _table(
-        jms.HANDLERS, {n.StringTest, n.Call, n.XQuery, *n.AMQP_ONLY}, optimistic=True
-    ),
-    ValueModel.ROCKETMQ: _table(
-        rocketmq.HANDLERS, {n.Arith, n.Like, n.Call, n.XQuery, *n.AMQP_ONLY}, top=rocketmq.TOP
-    ),
-    ValueModel.ACTIVEMQ: _table(activemq.HANDLERS, {n.StringTest, *n.AMQP_ONLY}),
-    ValueModel.QPID: _table(qpid.HANDLERS, {n.StringTest, n.Call, n.XQuery, *n.AMQP_ONLY}),
-    ValueModel.ARTEMIS: _table(artemis.HANDLERS, {n.StringTest, n.Call, *n.AMQP_ONLY}),
-    ValueModel.AMQP: _table(amqp.HANDLERS, {
-        n.NullLit, n.Between, n.In, n.StringTest, n.XQuery,
-    }),
+    ValueModel.JMS: _table(jms.HANDLERS, optimistic=True),
+    ValueModel.ROCKETMQ: _table(rocketmq.HANDLERS, top=rocketmq.TOP),
+    ValueModel.ACTIVEMQ: _table(activemq.HANDLERS),
+    ValueModel.QPID: _table(qpid.HANDLERS),
+    ValueModel.ARTEMIS: _table(artemis.HANDLERS),
+    ValueModel.AMQP: _table(amqp.HANDLERS),
 })

@@ -199,11 +199,6 @@ UNSUPPORTED: dict[type[n.Node], str] = {
     n.Arith: "RabbitMQ's arithmetic (unbounded integers, `/` a float) runs in Python",
     n.Call: "UTC() is read per message",
     n.Field: "AMQP header and properties fields are not read from columns yet",
-    n.NullLit: "not in the amqp-sql grammar",
-    n.Between: "not in the amqp-sql grammar",
-    n.In: "not in the amqp-sql grammar (amqp-sql builds InList)",
-    n.StringTest: "not in the amqp-sql grammar",
-    n.XQuery: "not in the amqp-sql grammar",
 }
 
 TABLE = Table(HANDLERS, UNSUPPORTED, compare, _combine, condition)

@@ -29,8 +29,9 @@ class Table:
 
     #: Node class -> handler.
     handlers: Mapping[type[n.Node], Handler]
-    #: Node classes it has no native form for, and why: the whole filter then runs in
-    #: the per-message Arrow UDF.
+    #: Node classes the model's grammars build (`dialects.node_kinds`) that have no native
+    #: form, and why: the whole filter then runs in the per-message Arrow UDF. What no
+    #: grammar of the model builds is not listed: the grammar says it.
     unsupported: Mapping[type[n.Node], str]
     #: `a op b` of two lowered values.
     compare: Callable[[str, V, V], V]

@@ -152,12 +152,5 @@ HANDLERS: dict[type[n.Node], Handler] = {
     n.Not: _not,
 }
 
-#: Nodes without a native form: the whole filter runs in the per-message Arrow UDF.
-UNSUPPORTED: dict[type[n.Node], str] = {
-    n.StringTest: "StringTest has no native Spark form yet",
-    n.Call: "ActiveMQ's Call has no native Spark form",
-    n.XQuery: "ActiveMQ's XQuery has no native Spark form",
-    **{k: "amqp-sql's nodes are not in this grammar" for k in n.AMQP_ONLY},
-}
-
-TABLE = Table(HANDLERS, UNSUPPORTED, compare, _combine)
+#: Every node kind the jms grammars build has a native form (`dialects.node_kinds`).
+TABLE = Table(HANDLERS, {}, compare, _combine)

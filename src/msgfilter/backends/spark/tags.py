@@ -109,11 +109,53 @@ def pulsar_tags(f: Filter, schema: Schema) -> Column:
         )
         return reduce(operator.or_, found) if found else F.lit(False)
 
+    def has_all(values: list[str]) -> Column:
+        """TRUE where every one of `values` is a message tag, else FALSE: one pass over
+        the map's entries setting a bit per value found (a test per value would be one
+        pass each), behind the values-only pre-test of `has_tag`, ANDed."""
+        full = (1 << len(values)) - 1
+
+        def bits(value: Column) -> Column:
+            found = F.when(value == F.lit(values[0]), F.lit(1))
+            for number, text in enumerate(values[1:], 1):
+                found = found.when(value == F.lit(text), F.lit(1 << number))
+            return found.otherwise(F.lit(0)).cast(T.LongType())
+
+        masks = [F.coalesce(bits(exact(column_ref(name), schema.fields[name])), F.lit(0))
+                 for name in tags.columns]
+        if props is not None:
+
+            def add(mask: Column, pair: Column) -> Column:
+                found = F.when(tags.is_tag_key(pair["key"]),
+                               bits(exact(pair["value"], value_type)))
+                return mask.bitwiseOR(F.coalesce(found, F.lit(0).cast(T.LongType())))
+
+            start = F.lit(0).cast(T.LongType())
+            masks.append(F.coalesce(F.aggregate(F.map_entries(props), start, add), start))
+        if not masks:
+            return F.lit(False)
+        exact_test = reduce(lambda a, b: a.bitwiseOR(b), masks) == F.lit(full)
+        if tags.columns or props is None:
+            return exact_test
+        stored = F.map_values(props)
+        maybe = reduce(operator.and_, [
+            F.array_contains(stored, F.lit(value).cast(value_type)) for value in values
+        ])
+        return F.when(maybe, exact_test).otherwise(F.lit(False))
+
     tests: list[Column] = []
     if f.any_tags:
         tests.append(has_tag(sorted(f.any_tags)))
-    tests.extend(has_tag([tag]) for tag in sorted(f.all_tags))
+    all_tags = sorted(f.all_tags)
+    if 1 < len(all_tags) <= _MASK_BITS:
+        tests.append(has_all(all_tags))
+    else:
+        tests.extend(has_tag([tag]) for tag in all_tags)
     return reduce(operator.and_, tests)
+
+
+#: The most `alltag` values one pass tracks (the bits of a long that stay positive).
+_MASK_BITS = 62
 
 
 def tag_texts(f: Filter) -> frozenset[str]:

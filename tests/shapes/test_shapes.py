@@ -21,6 +21,7 @@ from msgfilter.engine import compile_unshaped
 from msgfilter.errors import FilterPositionError
 from msgfilter.limits import DEFAULT_LIMITS, Limits
 from msgfilter.selector import SelectorFilter
+from msgfilter.shapes import cache as shape_cache
 from msgfilter.syntax import nodes as n
 from msgfilter.syntax.lexer import LITERAL_KINDS, _tokenize
 from msgfilter.testing import invalid_selectors, messages, property_settings, selectors
@@ -273,7 +274,7 @@ def test_the_lazy_tree_is_built_once_and_is_right() -> None:
 
 
 def test_the_cache_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(shapes, "_templates", LRUCache(maxsize=4))
+    monkeypatch.setattr(shape_cache, "_templates", LRUCache(maxsize=4))
     for i in range(10):
         assert_same(f"p{i} = 'x' AND q > {i}", "jms", [{f"p{i}": "x", "q": 20}])
     assert shapes.cache_info().currsize == 4

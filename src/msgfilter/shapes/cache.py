@@ -1,0 +1,121 @@
+"""The shape cache: templates by shape key in a bounded LRU behind a lock; a text's
+template looked up, a new template (or variant) learned, shared code bound to a text's
+constants."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Sequence
+from typing import Any, NamedTuple
+
+from cachetools import LRUCache
+
+from ..backends.python.compiler import Careful, generate_shared
+from ..backends.python.runtime import binder
+from ..syntax import nodes as n
+from .analysis import Analysis
+from .shape import Shape
+from .template import Template, Variant, payload
+
+#: Templates kept (most recently used). A template holds a checked tree, a rebuild
+#: program and up to `MAX_VARIANTS` code objects: about 2 KB each (tracemalloc). A
+#: broker's selectors vary in operators, identifiers and signs as well as values, so
+#: 100 000 threshold alerts hold several thousand shapes: a bound below that makes
+#: every compile a miss, dearer than no cache at all.
+SHAPE_CACHE_SIZE = 16384
+#: Code variants kept per shape (texts whose values choose different code).
+MAX_VARIANTS = 8
+
+_templates: LRUCache[tuple[Any, ...], Template] = LRUCache(maxsize=SHAPE_CACHE_SIZE)
+_lock = threading.Lock()
+_hits = 0
+_misses = 0
+
+
+class ShapeCacheInfo(NamedTuple):
+    hits: int
+    misses: int
+    maxsize: int
+    currsize: int
+
+
+def lookup(key: tuple[Any, ...]) -> Template | None:
+    global _hits, _misses
+    with _lock:
+        try:
+            template: Template = _templates[key]
+        except KeyError:
+            _misses += 1
+            return None
+        _hits += 1
+    return template
+
+
+def template_of(shape: Shape) -> Template | None:
+    """The cached template of `shape` (the very object a filter of it was made from), or
+    None; unlike `lookup`, not counted as a compile's hit or miss."""
+    with _lock:
+        template = _templates.get(shape.key)
+    return template if template is not None and template.shape is shape else None
+
+
+def shape_of(key: tuple[Any, ...], dialect: str) -> Shape:
+    """The cached template's shape object for `key`, else a new one."""
+    with _lock:
+        template = _templates.get(key)
+    return template.shape if template is not None else Shape(dialect, key)
+
+
+def learn(analysis: Analysis, tree: n.Expr) -> tuple[Callable[..., Any], str] | None:
+    """Keep the analysed template (or add a variant to the one cached for its shape) and
+    return the `matches` of `tree` made from the shared code, and its source; None where
+    the code cannot be shared (the caller then generates it as for any filter)."""
+    template = analysis.template
+    if template is None:
+        return None
+    shared = generate_shared(tree, template.model, template.convert, analysis.refs)
+    if shared.unshared:
+        return None
+    variant = Variant(
+        binder(shared.source), shared.source, shared.consts, shared.recipes, shared.classes,
+        shared.careful,
+    )
+    with _lock:
+        cached = _templates.get(template.shape.key)
+        if cached is None:
+            template.variants = (variant,)
+            _templates[template.shape.key] = template
+        elif len(cached.variants) < MAX_VARIANTS:
+            cached.variants = (*cached.variants, variant)
+    matches: Callable[..., Any] = variant.bind(*shared.consts)
+    return matches, shared.source
+
+
+def bind(
+    template: Template, variant: Variant, values: Sequence[Any],
+    tree: Callable[[], n.Expr],
+) -> Callable[..., Any]:
+    """The shared code bound to the constants of a text's `values`."""
+    consts = list(variant.consts)
+    for index, ref, transform in variant.recipes:
+        value = values[ref[1]] if ref[0] == "slot" else payload(ref, values)
+        consts[index] = value if transform is None else transform(value)
+    if variant.careful is not None:
+        consts[variant.careful] = Careful(tree, template.model, "truth", template.convert)
+    matches: Callable[..., Any] = variant.bind(*consts)
+    return matches
+
+
+def cache_info() -> ShapeCacheInfo:
+    """Hits, misses, capacity and current size of the shape cache."""
+    with _lock:
+        return ShapeCacheInfo(_hits, _misses, int(_templates.maxsize), int(_templates.currsize))
+
+
+def purge() -> None:
+    """Empty the shape cache: the next text of each shape takes the whole pipeline
+    (filters already compiled stay valid)."""
+    global _hits, _misses
+    with _lock:
+        _templates.clear()
+        _hits = _misses = 0
