@@ -35,7 +35,7 @@ SAMPLES: dict[type[n.Node], str] = {
     n.Call: "REGEX(a, 'x')",
     n.XQuery: "XQUERY '/a'",
     # amqp-sql's own (tests/amqp/test_amqp_sql.py checks its NODE_KINDS).
-    n.BinaryLit: "a = 0x41",
+    n.BinaryLit: "a IN (0x41)",
     n.Field: "p.subject = 'x'",
     n.InList: "a IN (1, 2)",
 }
