@@ -101,6 +101,20 @@ def _compare(g: Generator, node: n.Compare) -> str:
 
 def _in_list(g: Generator, node: n.InList) -> str:
     t = g.temp()
+    if isinstance(node.operand, n.Ident) and all(
+        isinstance(item, n.StringLit) for item in node.items
+    ):
+        # Strings only against a name: a str value is looked up in a frozenset; any
+        # other value is read as RabbitMQ holds it and compared item by item.
+        name = g.const(node.operand.name)
+        texts = g.const(frozenset(item.value for item in node.items))  # type: ignore[attr-defined]
+        read = f"(m.get({name}) if type(m) is dict else _mqraw(m, {name}))"
+        items = " or ".join(f"_mqmember(_mqv({t}), {g.value(i)})" for i in node.items)
+        test = (
+            f"(None if ({t} := {read}) is None else (({t} in {texts}) if type({t}) is str"
+            f" else (None if _mqv({t}) is None else ({items}))))"
+        )
+        return f"_mqnot({test})" if node.negated else test
     # The items are read in order until one equals the operand (lists:any).
     items = " or ".join(f"_mqmember({t}, {g.value(item)})" for item in node.items)
     test = f"(None if ({t} := {g.value(node.operand)}) is None else ({items}))"
