@@ -101,13 +101,12 @@ def _compare(g: Generator, node: n.Compare) -> str:
 
 def _in_list(g: Generator, node: n.InList) -> str:
     t = g.temp()
-    if isinstance(node.operand, n.Ident) and all(
-        isinstance(item, n.StringLit) for item in node.items
-    ):
+    strings = [item.value for item in node.items if isinstance(item, n.StringLit)]
+    if isinstance(node.operand, n.Ident) and len(strings) == len(node.items):
         # Strings only against a name: a str value is looked up in a frozenset; any
         # other value is read as RabbitMQ holds it and compared item by item.
         name = g.const(node.operand.name)
-        texts = g.const(frozenset(item.value for item in node.items))  # type: ignore[attr-defined]
+        texts = g.const(frozenset(strings))
         read = f"(m.get({name}) if type(m) is dict else _mqraw(m, {name}))"
         items = " or ".join(f"_mqmember(_mqv({t}), {g.value(i)})" for i in node.items)
         test = (
