@@ -9,7 +9,6 @@ from typing import Any
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from test_shapes import _CASES, siblings
 
 from msgfilter import FilterError, SubscriptionIndex, dialects
 from msgfilter.engine import compile_unshaped
@@ -18,6 +17,7 @@ from msgfilter.index.entries import Shared
 from msgfilter.selector import SelectorFilter
 from msgfilter.syntax import nodes as n
 from msgfilter.testing import messages, property_settings, selectors
+from shape_texts import CASES, siblings
 
 
 def _both(text: str, dialect: str) -> tuple[Any, Any] | None:
@@ -40,7 +40,7 @@ def assert_same_plan(text: str, dialect: str) -> SelectorFilter | None:
     return shaped
 
 
-@pytest.mark.parametrize(("dialect", "text"), _CASES)
+@pytest.mark.parametrize(("dialect", "text"), CASES)
 @given(data=st.data())
 @property_settings(share=0.3)
 def test_swapped_literals_plan_alike(dialect: str, text: str, data: st.DataObject) -> None:
