@@ -171,14 +171,13 @@ def test_a_job_killed_anywhere_and_restarted_writes_what_one_run_writes(
     checkpoint = out / "_checkpoint"
     first = "batch-00000000-"
 
-    # Killed as batch 0 starts: Spark logged its file, nothing of it is written.
-    _killed_run(archive, out, "batch-start:0")
-    assert (checkpoint / "spark" / "offsets" / "0").exists() and not committed(out, 0)
-    assert not list((out / "messages").glob(f"*/{first}*"))
-
-    # Killed halfway through moving batch 0's files into messages/.
+    # Killed halfway through moving batch 0's files into messages/: Spark logged its
+    # file, half of it is written, nothing is committed. (A kill as the batch starts,
+    # before anything is written, is the same restart with less to replace; each kill
+    # point costs a JVM start, so the suite keeps the two that leave files behind.)
     _killed_run(archive, out, "moving:0")
-    assert list((out / "messages").glob(f"*/{first}*")) and not committed(out, 0)
+    assert (checkpoint / "spark" / "offsets" / "0").exists() and not committed(out, 0)
+    assert list((out / "messages").glob(f"*/{first}*"))
 
     # Killed after batch 0's commit and report, before Spark marks it done; a new file
     # waits meanwhile.
