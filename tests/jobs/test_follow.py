@@ -130,9 +130,13 @@ def test_following_routes_every_file_once_as_the_filters_say(
         assert ids == sorted(r["message_id"] for r in hits), sub.name
     # One progress line a batch, the idle stop, the corrupt file named and skipped.
     lines = [line for line in printed.splitlines() if line.startswith("batch ")]
-    assert [line.split(":")[0] for line in lines if "skipped" not in line] == [
-        "batch 0", "batch 1", "batch 2"
-    ], printed
+    counted = [line for line in lines if "skipped" not in line]
+    # Spark's trigger decides which batch the late file and the corrupt one land in:
+    # batches are numbered from 0 without a gap, and together they carry every message.
+    numbers = [int(line.split(":")[0].split()[1]) for line in counted]
+    assert numbers == list(range(len(numbers))) and len(numbers) >= 3, printed
+    messages = [int(line.split(", ")[1].split()[0].replace(",", "")) for line in counted]
+    assert sum(messages) == len(rows), printed
     assert "2 files, 1,000 messages" in lines[0] and "deliveries" in lines[0]
     assert "file" in lines[0].rsplit(",", 1)[1] and "behind" in lines[0]
     assert "stopped (no new file for 1.5 s)" in printed
