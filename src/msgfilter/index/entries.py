@@ -70,7 +70,10 @@ class Shared:
 
 def _literal_key(values: tuple[Any, ...]) -> tuple[Any, ...]:
     # Literals compare as the tree's nodes do: a float by its bits (-0.0 is not 0.0).
-    if any(type(v) is float and v == 0.0 and math.copysign(1.0, v) < 0 for v in values):
-        return tuple(("-0.0",) if type(v) is float and v == 0.0
-                     and math.copysign(1.0, v) < 0 else v for v in values)
+    if any(_negative_zero(v) for v in values):
+        return tuple(("-0.0",) if _negative_zero(v) else v for v in values)
     return values
+
+
+def _negative_zero(value: Any) -> bool:
+    return type(value) is float and value == 0.0 and math.copysign(1.0, value) < 0
