@@ -5,7 +5,7 @@
         [--messages 500] [--rows 1000000] [--table-subs 10000] [--explain]
 
 Workloads (tests/index_workloads.py): `friendly` is the one the index was built against
-(tests/index/test_index_workload.py: most subscriptions narrowed by a tenant or customer
+(tests/index_generators.py: most subscriptions narrowed by a tenant or customer
 equality); `broker` (the same family with the selective predicates in scores, IN lists,
 price/qty ranges and ORs), `device` (threshold alerts: ranges on two or three readings),
 `rocketmq` (string properties compared as numbers) and `mixed` (jms + rocketmq +

@@ -2,7 +2,7 @@
 subscriptions and messages for the benchmark (benchmarks/bench_index.py) and the tests
 (tests/index/test_index_workloads.py).
 
-`tests/index/test_index_workload.py` holds the workload the index was built against ("friendly":
+`tests/index_generators.py` holds the workload the index was built against ("friendly":
 most subscriptions are narrowed by one equality on a name with many values). The families
 here are the ones a user reported as slow, of the same broker family but with the
 selective predicates elsewhere:
@@ -421,17 +421,17 @@ def mixed_messages(count: int, subscriptions: int, seed: int = 2) -> Messages:
     return out
 
 
-# -- the friendly workload (tests/index/test_index_workload.py), in the same form ---------------
+# -- the friendly workload (tests/index_generators.py), in the same form ------------------------
 
 
 def friendly_selectors(count: int, seed: int = 1) -> Selectors:
-    from test_index_workload import realistic_selectors
+    from index_generators import realistic_selectors
 
     return [(text, "jms") for text in realistic_selectors(count, seed)]
 
 
 def friendly_messages(count: int, subscriptions: int, seed: int = 2) -> Messages:
-    from test_index_workload import realistic_messages
+    from index_generators import realistic_messages
 
     return realistic_messages(count, subscriptions, seed)
 

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from test_index_workload import (
+from index_generators import (
     realistic_messages,
     realistic_selectors,
     sql_messages,

@@ -279,7 +279,7 @@ def test_bad_properties_column() -> None:
 
 
 def test_realistic_workload_equals_per_row_match() -> None:
-    from test_index_workload import realistic_messages, realistic_selectors
+    from index_generators import realistic_messages, realistic_selectors
 
     idx = SubscriptionIndex()
     for i, text in enumerate(realistic_selectors(600, seed=3)):
