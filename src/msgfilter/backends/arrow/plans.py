@@ -14,6 +14,7 @@ import threading
 import pyarrow as pa
 from cachetools import LRUCache
 
+from ...amqp.sql import AmqpSqlFilter
 from ...filter import Filter
 from ...layout import Layout
 from ...selector import SelectorFilter
@@ -53,7 +54,7 @@ def plan_of(f: Filter, schema: pa.Schema, layout: Layout) -> Plan | None:
     try:
         if f.model in TAG_MODELS:
             built = compile_tags(f, schema, layout)
-        elif f.model in LOWERINGS and isinstance(f, SelectorFilter):
+        elif f.model in LOWERINGS and isinstance(f, SelectorFilter | AmqpSqlFilter):
             built = compile_arrow(f.tree, f.model, schema, layout)
     except Unsupported:
         built = None
