@@ -100,9 +100,16 @@ def _field_value(c: Compiler, node: n.Field) -> ValueFn:
 
 
 def _call_value(c: Compiler, node: n.Call) -> ValueFn:
-    # UTC(), the grammar's only function: the time of this evaluation, as RabbitMQ reads
-    # it once per message.
-    return lambda ev: {LONG: pa.scalar(amqp.utc(), pa.int64())}
+    # UTC(), the grammar's only function: read once per evaluation (a batch is judged at
+    # one instant; RabbitMQ reads the clock at each call, so two calls in one message
+    # may already differ by a millisecond there).
+    def now(ev: Evaluation) -> Parts:
+        found: Parts | None = ev.once.get(n.Call)
+        if found is None:
+            found = ev.once[n.Call] = {LONG: pa.scalar(amqp.utc(), pa.int64())}
+        return found
+
+    return now
 
 
 def _negate_value(c: Compiler, node: n.Negate) -> ValueFn:

@@ -22,15 +22,17 @@ class Unsupported(NotImplementedError):
 
 
 class Evaluation:
-    """The data of one evaluation, the identifier values already read from it, and the
-    rows a kernel could not answer exactly (`redo`: each a bool datum, TRUE for such a
-    row), which the plan answers per message."""
+    """The data of one evaluation, the identifier values already read from it, other
+    values computed once per evaluation (`once`), and the rows a kernel could not answer
+    exactly (`redo`: each a bool datum, TRUE for such a row), which the plan answers per
+    message."""
 
-    __slots__ = ("data", "redo", "values")
+    __slots__ = ("data", "once", "redo", "values")
 
     def __init__(self, data: Any) -> None:
         self.data = data
         self.values: dict[str, Parts] = {}
+        self.once: dict[object, Any] = {}
         self.redo: list[Datum] = []
 
 
