@@ -1,6 +1,7 @@
-"""amqp-sql on Arrow kernels (backends/arrow/amqp.py) answers as RabbitMQ 4.2 does: every
-committed oracle case whose message a table can hold (an integer beyond a long cannot),
-and, on drawn texts and tables, what the per-message evaluator gives each row."""
+"""amqp-sql and AMQP property filters on Arrow kernels (backends/arrow/amqp.py,
+amqp_properties.py) answer as RabbitMQ 4.2 does: every committed oracle case whose
+message a table can hold (an integer beyond a long cannot), and, on drawn texts and
+tables, what the per-message evaluator gives each row."""
 
 from __future__ import annotations
 
@@ -16,11 +17,12 @@ from hypothesis import strategies as st
 import msgfilter
 import msgfilter.arrow as ma
 from msgfilter import FilterError, Message
+from msgfilter.amqp import property_filter
 from msgfilter.backends.arrow.plans import plan_of
 from msgfilter.layout import DEFAULT_LAYOUT, Layout
 from msgfilter.testing import amqp_selectors, property_settings
 
-from .cases import load, message
+from .cases import load, message, value
 from .tables import one_row
 
 DATA = load("sql_cases.json")
@@ -50,6 +52,34 @@ def test_every_oracle_case_a_table_can_hold_agrees_with_rabbitmq() -> None:
     assert not wrong, wrong[:20]
     # Most run on kernels; an integer literal beyond a long runs row by row.
     assert compared > 2900 and native > 0.9 * compared, (compared, native)
+
+
+PROPERTY_CASES = load("property_cases.json")["cases"]
+
+
+def test_every_property_filter_case_a_table_can_hold_agrees_with_rabbitmq() -> None:
+    wrong, native, compared = [], 0, 0
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for props, apps, index, expected in PROPERTY_CASES:
+            try:
+                f = property_filter(_decoded(props), _decoded(apps))
+            except FilterError:
+                continue
+            table, lost = TABLES[index]
+            if f.identifiers & lost:
+                continue
+            compared += 1
+            native += plan_of(f, table.schema, DEFAULT_LAYOUT) is not None
+            got = ma.evaluate(f, table).to_pylist()[0]
+            if got is not (expected == "true"):
+                wrong.append((props, apps, index, expected, got))
+    assert not wrong, wrong[:20]
+    assert compared > 900 and native > 0.9 * compared, (compared, native)
+
+
+def _decoded(raw: dict[str, object]) -> dict[str, object] | None:
+    return {k: value(v) for k, v in raw.items()} or None
 
 
 # -- drawn tables -----------------------------------------------------------------------------
