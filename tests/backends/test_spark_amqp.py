@@ -57,6 +57,14 @@ FALLBACK = ["s LIKE 'a_'", "a + 1 > 0", "p.subject LIKE 'or_ers%'", "UTC() > 0",
             "a > d", "a = 99999999999999999999", "h.priority * 2 > 9 AND p.subject <> 'B'"]
 
 
+PROPERTIES: list[tuple[Any, Any]] = [
+    (None, {"s": "&p:a"}), ({"subject": "&p:orders."}, None), ({"subject": "&s:s"}, {"b": True}),
+    (None, {"a": 1}), (None, {"a": 2.0}), (None, {"d": None}), (None, {"k": "w"}),
+    (None, {"s": "é", "i": 2}), ({"message-id": 1}, None), (None, {"a": 9007199254740993}),
+    (None, {"f": 1.5}), (None, {"missing": None}), (None, {"s": "&&x"}),
+]
+
+
 @pytest.fixture(scope="module")
 def frame(spark: Any) -> Any:
     # Through Arrow (test_spark.frame): no Python worker reads the rows.
@@ -79,13 +87,16 @@ def _message(row: tuple[Any, ...]) -> Message:
 
 
 def test_native_filters_agree_with_the_evaluator(frame: Any) -> None:
-    filters = [msgfilter.compile(t, "amqp-sql") for t in NATIVE + FALLBACK]
-    filters.append(property_filter(application_properties={"s": "&p:a"}))  # type: ignore[arg-type]
+    filters: list[Any] = [msgfilter.compile(t, "amqp-sql") for t in NATIVE + FALLBACK]
     for f in filters[: len(NATIVE)]:
         assert ms.explain(f, frame).native, f.text
     for f in filters[len(NATIVE):]:
         assert not ms.explain(f, frame).native, f.text
-    _agree(frame, filters[: len(NATIVE)])
+    # AMQP property filters are native too (backends/spark/amqp_properties.py).
+    props = [property_filter(properties=p, application_properties=a) for p, a in PROPERTIES]
+    assert all(ms.explain(f, frame).native for f in props)
+    assert not ms.explain(property_filter(application_properties={"a": 2**64 - 1}), frame).native
+    _agree(frame, filters[: len(NATIVE)] + props)
 
 
 def test_the_fallback_udf_reads_amqp_fields_on_kernels_and_row_by_row() -> None:

@@ -43,7 +43,7 @@ _OPS = {
 _FLIP = {"=": "=", "<>": "<>", "<": ">", "<=": ">=", ">": "<", ">=": "<="}
 
 
-def _typed(col: Column, dtype: T.DataType) -> V:
+def typed_amqp(col: Column, dtype: T.DataType) -> V:
     """A column's values as RabbitMQ holds them, or Fallback for a type it has no native
     rule for."""
     if isinstance(dtype, _INTEGRAL):
@@ -89,12 +89,12 @@ def _ident(lw: Lowering, node: n.Ident, kids: list[V]) -> V:
     if source.fallback_column is not None:
         # The tag and keys columns are no AMQP application properties.
         raise Fallback(f"{node.name} reads the layout's tags or keys column")
-    return schema.resolve(node.name, _typed)
+    return schema.resolve(node.name, typed_amqp)
 
 
 def _field(lw: Lowering, node: n.Field, kids: list[V]) -> V:
     name = node.name
-    found = lw.schema.resolve_field(name, _typed)
+    found = lw.schema.resolve_field(name, typed_amqp)
     qualified = amqp_field_name(name)
     if name != "priority":
         if found is None:
