@@ -1,6 +1,7 @@
 """The `amqp` value model's lowering table (amqp-sql, RabbitMQ 4.2's rules: the values in
-`amqp_values.py`). It extends the jms table where the rules are one: IS NULL, NOT, AND and
-OR over three-valued conditions; every value and predicate is amqp's own.
+`amqp_values.py`). It extends the jms table where the rules are one: comparisons (through
+the table's own `compare`), IS NULL, NOT, AND and OR over three-valued conditions; every
+value and predicate is amqp's own.
 
 A value stands as a condition only as a boolean (anything else is UNKNOWN, where jms
 says FALSE). LIKE: a pattern RabbitMQ matches bytewise (no `_`, at most one `%`) is an
@@ -122,15 +123,6 @@ def _arith_value(c: Compiler, node: n.Arith) -> ValueFn:
     return lambda ev: arithmetic(op, left(ev), right(ev), ev.redo)
 
 
-def _compare_cond(c: Compiler, node: n.Compare) -> CondFn:
-    left, right, op = c.value(node.left), c.value(node.right), node.op
-    return lambda ev: compare(op, left(ev), right(ev))
-
-
-def _negated(negated: bool, cond: CondFn) -> CondFn:
-    return (lambda ev: pc.invert(cond(ev))) if negated else cond
-
-
 def _in_cond(c: Compiler, node: n.InList) -> CondFn:
     operand = c.value(node.operand)
     items = [c.value(item) for item in node.items]
@@ -144,7 +136,7 @@ def _in_cond(c: Compiler, node: n.InList) -> CondFn:
         hit = functools.reduce(pc.or_, hits)
         return pc.if_else(present(x), hit, NULL_BOOL)
 
-    return _negated(node.negated, run)
+    return jms.negated(node.negated, run)
 
 
 def _like_kernel(matcher: amqp.LikeMatcher) -> Callable[[Datum], Datum]:
@@ -201,7 +193,7 @@ def _like_cond(c: Compiler, node: n.Like) -> CondFn:
                 results.append(test(data))
         return first(results) if results else NULL_BOOL
 
-    return _negated(node.negated, run)
+    return jms.negated(node.negated, run)
 
 
 def _combine(conjunction: bool, results: Sequence[Datum]) -> Datum:
@@ -217,7 +209,7 @@ _AS_VALUE = jms.HANDLERS[n.Compare][0]
 
 #: Node class -> (value handler, condition handler): jms's where the rule is one.
 HANDLERS: dict[type[n.Node], tuple[Handler, Handler]] = {
-    **{kind: jms.HANDLERS[kind] for kind in (n.IsNull, n.Not, n.And, n.Or)},
+    **{kind: jms.HANDLERS[kind] for kind in (n.Compare, n.IsNull, n.Not, n.And, n.Or)},
     **dict.fromkeys(
         (n.StringLit, n.ExactLit, n.ApproxLit, n.BoolLit, n.BinaryLit), _value(_literal_value)
     ),
@@ -226,7 +218,6 @@ HANDLERS: dict[type[n.Node], tuple[Handler, Handler]] = {
     n.Call: _value(_call_value),
     n.Negate: _value(_negate_value),
     n.Arith: _value(_arith_value),
-    n.Compare: (_AS_VALUE, _compare_cond),
     n.InList: (_AS_VALUE, _in_cond),
     n.Like: (_AS_VALUE, _like_cond),
 }

@@ -25,7 +25,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from ...layout import BINARY, BOOLEAN, DOUBLE, LONG, OTHER, STRING
-from .columns import decomposer
+from .columns import decoded, decomposer
 from .compiler import Unsupported
 from .parts import NULL_BOOL, Datum, Parts, first, same_strings
 from .values import KERNELS
@@ -68,12 +68,9 @@ def _timestamp(dtype: pa.TimestampType) -> Callable[[Datum], Parts]:
 def amqp_split(dtype: pa.DataType) -> Callable[[Datum], Parts]:
     """How columns of `dtype` become AMQP values (see the module docstring)."""
     t = pa.types
-    if t.is_dictionary(dtype):
-        inner = amqp_split(dtype.value_type)
-        return lambda d: inner(pc.cast(d, dtype.value_type))
-    if t.is_run_end_encoded(dtype):
-        decoded = amqp_split(dtype.value_type)
-        return lambda d: decoded(pc.run_end_decode(d))
+    found = decoded(dtype, amqp_split)
+    if found is not None:
+        return found
     if t.is_union(dtype):
         raise Unsupported("a union column is read as AMQP values per message")
     if t.is_binary(dtype) or t.is_large_binary(dtype):

@@ -48,12 +48,9 @@ def decomposer(dtype: pa.DataType) -> Callable[[Datum], Parts]:
     # Encodings first: their values are those of the type they encode.
     if t.is_string_view(dtype):
         return lambda d: {STRING: pc.cast(d, pa.large_string())}
-    if t.is_dictionary(dtype):
-        inner = decomposer(dtype.value_type)
-        return lambda d: inner(pc.cast(d, dtype.value_type))
-    if t.is_run_end_encoded(dtype):
-        decoded = decomposer(dtype.value_type)
-        return lambda d: decoded(pc.run_end_decode(d))
+    found = decoded(dtype, decomposer)
+    if found is not None:
+        return found
     if t.is_union(dtype):
         return functools.partial(_union_parts, dtype)
     rule = conversion(dtype)
@@ -68,6 +65,20 @@ def decomposer(dtype: pa.DataType) -> Callable[[Datum], Parts]:
         target = PART_TYPES[kind]
         return lambda d: {kind: pc.cast(d, target)}
     return lambda d: {kind: d}
+
+
+def decoded(
+    dtype: pa.DataType, split: Callable[[pa.DataType], Callable[[Datum], Parts]]
+) -> Callable[[Datum], Parts] | None:
+    """For a dictionary or run-end encoded type: its values decoded, then split by
+    `split` as the type they encode; None for any other type."""
+    if pa.types.is_dictionary(dtype):
+        inner = split(dtype.value_type)
+        return lambda d: inner(pc.cast(d, dtype.value_type))
+    if pa.types.is_run_end_encoded(dtype):
+        values = split(dtype.value_type)
+        return lambda d: values(pc.run_end_decode(d))
+    return None
 
 
 def _other(datum: Datum) -> Parts:
