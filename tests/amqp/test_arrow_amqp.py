@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 import msgfilter
 import msgfilter.arrow as ma
-from msgfilter import FilterError, Message
+from msgfilter import FilterError, Message, SubscriptionIndex
 from msgfilter.amqp import property_filter
 from msgfilter.backends.arrow.plans import plan_of
 from msgfilter.layout import DEFAULT_LAYOUT, Layout
@@ -193,3 +193,28 @@ def test_explain_says_why_a_filter_runs_row_by_row() -> None:
     assert ma.evaluate(big, table).to_pylist() == [True]
     with pytest.raises(msgfilter.backends.arrow.Unsupported, match="beyond a long"):
         msgfilter.backends.arrow.compile_arrow(big.tree, big.model, table.schema)
+
+
+def test_the_index_matches_tables_with_amqp_field_columns_as_their_messages() -> None:
+    table = pa.table({
+        "a": [1, 2, None],
+        "properties.subject": ["orders.eu", "x", None],
+        "header.priority": pa.array([7, None, 1], pa.int8()),
+    })
+    index = SubscriptionIndex()
+    filters = {
+        "f": msgfilter.compile("h.priority > 4 AND p.subject LIKE 'orders.%'", "amqp-sql"),
+        "g": msgfilter.compile("a * 2 = 4 OR h.priority = 4", "amqp-sql"),
+        "p": property_filter({"subject": "x"}),
+        "j": msgfilter.compile("a > 1"),
+    }
+    for key, f in filters.items():
+        index.add_filter(key, f)
+    found = index.match_table(table).to_pylist()
+    expected = [
+        {"row": row, "key": key}
+        for row, m in enumerate(ma.messages(table)) for key, f in filters.items()
+        if f.matches(m)
+    ]
+    assert found == expected
+    assert [r["key"] for r in found] == ["f", "g", "p", "j"]
