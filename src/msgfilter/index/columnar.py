@@ -312,12 +312,19 @@ def _pairs(matched: list[tuple[Ints, Entry]], keys: list[Hashable], ktype: pa.Da
 def row_messages(table: Any, layout: Layout, names: frozenset[str] | None) -> list[Any]:
     """Each row as the message `msgfilter.arrow.messages` gives, as a plain dict: the
     properties, then `TAGS` and `KEYS` where the row has no property of that name (what a
-    `Message`'s view holds, read through the filters' fast path)."""
+    `Message`'s view holds, read through the filters' fast path); a `Message` where the
+    table has columns of AMQP fields (its headers)."""
     from ..backends.arrow import message_rows
+    from ..backends.arrow import row_messages as full_messages
     from ..message import KEYS_PROPERTY, TAGS_PROPERTY
 
+    fields = layout.field_columns(table.schema.names)
+    if any(names is None or column in names for column, _ in fields):
+        # AMQP fields are a message's headers: no plain dict holds them.
+        return full_messages(table, layout, names)
+    rows = message_rows(table, layout, names)
     out: list[Any] = []
-    for properties, tag, keys in message_rows(table, layout, names):
+    for properties, tag, keys in rows:
         if tag is not None:
             properties.setdefault(TAGS_PROPERTY, tag)
         if keys:
