@@ -16,6 +16,7 @@ from contextlib import suppress
 from typing import Any
 
 from .. import java
+from ..semantics import amqp
 from ..semantics import rocketmq as rq
 from ..semantics.model import ValueModel
 from ..syntax import nodes as n
@@ -158,17 +159,68 @@ def activemq_text(value: Any) -> str | None:
     return value if type(value) is str else None
 
 
+# -- AMQP (amqp-sql, property filters) -----------------------------------------------------
+
+
+def amqp_key(value: object) -> object | None:
+    """The key of an AMQP value (as `semantics.amqp.value_of` gives it) under Erlang's
+    `==`: a string as its UTF-8 bytes (it equals the binary of those bytes), a number as
+    itself (`1` and `1.0` are one dict key, exactly when Python's `==` says so, as the
+    evaluator's), a boolean tagged (it equals only a boolean)."""
+    kind = type(value)
+    if kind is str:
+        return amqp.as_bytes(value)  # type: ignore[arg-type]
+    if kind is bytes or kind is int or kind is float:
+        return value
+    if kind is bool:
+        return bool_key(value)  # type: ignore[arg-type]
+    return None
+
+
+def amqp_literal(node: n.Expr) -> object | None:
+    """The key of an amqp-sql literal (None: NULL, or not a literal)."""
+    if isinstance(node, n.StringLit | n.BinaryLit | n.ExactLit | n.ApproxLit | n.BoolLit):
+        return amqp_key(node.value)
+    return None
+
+
+def amqp_value(raw: Any) -> object | None:
+    """The one key an application property is looked up by (None: absent, or a value
+    the evaluator reads as absent)."""
+    return amqp_key(amqp.value_of(raw))
+
+
+def amqp_text(raw: Any) -> bytes | None:
+    """The bytes a string or binary application property's prefixes are taken of."""
+    value = amqp.value_of(raw)
+    return amqp.as_bytes(value) if type(value) is str or type(value) is bytes else None
+
+
+def amqp_present(raw: Any) -> object | None:
+    """True when the evaluator reads the value as present (None: as absent)."""
+    return None if amqp.value_of(raw) is None else True
+
+
+#: The models whose values are AMQP values.
+AMQP_MODELS = frozenset({ValueModel.AMQP, ValueModel.AMQP_PROPERTY})
+
+
 # -- per model -----------------------------------------------------------------------------
 
 
 def equality_key(model: ValueModel) -> Callable[[Any], object | None]:
     """The one key a message value is looked up by for `=` and IN in `model` (rocketmq
     has several per value: `rocketmq_values`)."""
+    if model in AMQP_MODELS:
+        return amqp_value
     return jms_value if model is ValueModel.JMS else activemq_text
 
 
-def prefix_text(model: ValueModel) -> Callable[[Any], str | None]:
-    """The text a message value's prefixes are looked up by in `model` (None: none)."""
+def prefix_text(model: ValueModel) -> Callable[[Any], str | bytes | None]:
+    """The text a message value's prefixes are looked up by in `model` (None: none);
+    AMQP's are bytes."""
+    if model in AMQP_MODELS:
+        return amqp_text
     if model is ValueModel.JMS:
         return jms_text
     return rocketmq_text if model is ValueModel.ROCKETMQ else activemq_text

@@ -19,6 +19,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from .. import java
+from ..semantics import amqp
 from ..semantics.model import ValueModel
 from . import canonical as c
 from .bounds import AS_DOUBLE, AS_INT, AS_LONG, HIGH_ELSE, LOW_ELSE, PRESENCE, ident_of
@@ -151,6 +152,12 @@ class ClauseStore:
         self.unequal: Counter[str] = Counter()
         self._rocketmq = model is ValueModel.ROCKETMQ
         self._number = rocketmq_number if self._rocketmq else number
+        amqp_model = model in c.AMQP_MODELS
+        #: How the store reads a message (None: `message.as_mapping`, the view where a
+        #: header wins over a property): AMQP filters read application properties alone.
+        self.reader: Callable[[Any], Mapping[str, object]] | None = (
+            amqp.application_properties if amqp_model else None)
+        self._present = c.amqp_present if amqp_model else _true
 
     def __bool__(self) -> bool:
         return self.size > 0
@@ -228,7 +235,7 @@ class ClauseStore:
                     del self.kinds[atom.ident]
             elif atom.kind == PREFIX:
                 lengths = self.lengths.setdefault(atom.ident, Counter())
-                _step(lengths, len(str(atom.keys[0])), step)
+                _step(lengths, _length(atom.keys[0]), step)
                 if lengths:
                     self.sorted_lengths[atom.ident] = tuple(sorted(lengths))
                 else:
@@ -294,13 +301,15 @@ class ClauseStore:
             key = self._value(value)
             return [] if key is None else [key]
         if kind == PREFIX:
-            text = self._text(value)
-            if text is None:
+            head = self._text(value)
+            if head is None:
                 return []
-            size = len(text)
-            return [text[:n] for n in self.sorted_lengths.get(ident, ()) if n <= size]
+            size = len(head)
+            return [head[:n] for n in self.sorted_lengths.get(ident, ()) if n <= size]
         if kind == NE and not self._rocketmq and type(value) is not str:
             return []  # JMS: `<>` of a string is TRUE for strings only
+        if kind == PRESENT:
+            return [] if self._present(value) is None else [True]
         return [True]
 
     def single_key(self, component: Component) -> Callable[[Any], object] | None:
@@ -313,7 +322,13 @@ class ClauseStore:
             return self._value
         if kind == NE and not self._rocketmq:
             return _true_if_string  # JMS: `<>` of a string is TRUE for strings only
-        return _true
+        return self._present if kind == PRESENT else _true
+
+
+def _length(key: object) -> int:
+    """The length of a prefix key (a str; AMQP's: bytes)."""
+    assert isinstance(key, str | bytes)
+    return len(key)
 
 
 def _true(value: object) -> object:

@@ -22,10 +22,14 @@ the filter a candidate, verified by its compiled `matches`. The key forms of val
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import NamedTuple
 
+from ..amqp.properties import Affix, PropertyFilter
+from ..amqp.sql import AmqpSqlFilter
 from ..filter import Filter
+from ..message import KEYS_PROPERTY, TAGS_PROPERTY
 from ..selector import SelectorFilter
 from ..semantics.model import JAVA_TYPED, ValueModel
 from ..syntax import nodes as n
@@ -128,6 +132,10 @@ def plan_clauses(f: Filter) -> ClausePlan:
             return ClausePlan(tags=(AnyTag(first),), tags_exact=exact,
                               reason="" if exact else "pulsar alltag: the other tags")
         return ClausePlan(tags=tuple(AnyTag(t) for t in f.ordered_any_tags), tags_exact=True)
+    if isinstance(f, PropertyFilter):
+        return _property_plan(f)
+    if isinstance(f, AmqpSqlFilter):
+        return _plan_branches(f.tree, f.model, lambda split: split(f.tree))
     if not isinstance(f, SelectorFilter):
         return ClausePlan(everything=True, reason="not a selector or tag filter")
     if f.empty:
@@ -135,27 +143,37 @@ def plan_clauses(f: Filter) -> ClausePlan:
                           reason="empty selector (matches every message)")
     if f.model in JAVA_TYPED and f.convert_strings:
         return ClausePlan(everything=True, reason=f"{f.model.value} convert_string_expressions")
-    planner = _planner(f.model)
+    return _plan_branches(f.tree, f.model, lambda split: shape_plans.branches(f, split))
+
+
+def _plan_branches(tree: n.Expr | None, model: ValueModel,
+                   branches_of: Callable[[shape_plans.Split], list[list[n.Expr]]]) -> ClausePlan:
+    """The plan of a selector of `model` from its OR branches (`branches_of` the
+    planner's split; a known shape's come from its recipe)."""
+    planner = _planner(model)
     if planner is None:
-        return ClausePlan(everything=True, reason=f"{f.model.value}: no index rules")
-    branches = shape_plans.branches(f, planner.branches)
+        return ClausePlan(everything=True, reason=f"{model.value}: no index rules")
     clauses: list[Clause] = []
     reasons: set[str] = set()
-    for conjuncts in branches:
+    for conjuncts in branches_of(planner.branches):
         clause, why = planner.clause(conjuncts)
         if clause is None:
-            tree = f.tree
             assert tree is not None  # not empty
             return ClausePlan(everything=True, reason=planner.legacy.why(tree))
         clauses.append(clause)
         if why:
             reasons.add(why)
-    if f.model is ValueModel.ROCKETMQ and len(clauses) > 1 and any(
+    if model is ValueModel.ROCKETMQ and len(clauses) > 1 and any(
             _converts(cl) for cl in clauses):
         # A failed number conversion in any branch aborts the broker's whole evaluation,
         # even when another branch is TRUE: a hit on one branch proves nothing.
         clauses = [Clause(cl.atoms, cl.bounds, False) for cl in clauses]
         reasons.add("rocketmq OR converting numbers")
+    if model is ValueModel.AMQP and len(clauses) > 1 and _has_arith(tree):
+        # A float beyond the double range fails RabbitMQ's whole evaluation (badarith),
+        # whichever branch it is in: a hit on one branch proves nothing.
+        clauses = [Clause(cl.atoms, cl.bounds, False) for cl in clauses]
+        reasons.add("amqp OR with arithmetic")
     unique = tuple(dict.fromkeys(clauses))
     if len(unique) > 1 and any(a.kind in _STRUCK for cl in unique for a in cl.atoms):
         # A message's excluded value strikes out the filter, not one of its clauses: an
@@ -168,6 +186,46 @@ def plan_clauses(f: Filter) -> ClausePlan:
     return ClausePlan(clauses=unique, reason=", ".join(sorted(reasons)))
 
 
+def _property_plan(f: PropertyFilter) -> ClausePlan:
+    """An AMQP property filter's one clause: each application property entry as a key
+    (an exact value: its `amqp_key`; `&p:text`: the prefix's bytes; null or `&s:`: the
+    property's presence, which `&s:` narrows further). Properties-field entries read the
+    message's fields, which the index does not look up: the evaluator checks them."""
+    atoms: list[Atom] = []
+    exact = not f.properties
+    whys = [] if exact else ["amqp property filter: properties fields"]
+    for name, reference in f.application_properties:
+        if name in _TABLE_FALLBACKS:
+            # A table's tag and keys columns answer for these names (`Layout`), which a
+            # message's application properties do not hold.
+            exact = False
+            whys.append("amqp property filter: TAGS or KEYS")
+            continue
+        if reference is None:
+            atoms.append(Atom(name, PRESENT, ()))
+        elif isinstance(reference, Affix):
+            if reference.prefix and reference.text:
+                atoms.append(Atom(name, PREFIX, (reference.text,)))
+                continue
+            atoms.append(Atom(name, PRESENT, ()))
+            exact = False
+            whys.append("amqp property filter: &s: suffix or empty &p:")
+        else:
+            key = c.amqp_key(reference)
+            if key is None:  # pragma: no cover - references are AMQP values
+                exact = False
+                continue
+            atoms.append(Atom(name, EQ, (key,)))
+    if not atoms:
+        return ClausePlan(everything=True, reason="amqp property filter without"
+                          " application properties")
+    order = {EQ: 0, PREFIX: 1, PRESENT: 2}
+    atoms.sort(key=lambda a: (order[a.kind], a.ident))
+    return ClausePlan(clauses=(Clause(tuple(atoms), (), exact),),
+                      reason=", ".join(dict.fromkeys(whys)))
+
+
+_TABLE_FALLBACKS = frozenset({TAGS_PROPERTY, KEYS_PROPERTY})
 _planners: dict[ValueModel, _ClausePlanner] = {}
 
 
@@ -180,6 +238,16 @@ def _planner(model: ValueModel) -> _ClausePlanner | None:
             return None
         found = _planners[model] = _ClausePlanner(kind(model), model)
     return found
+
+
+def _has_arith(tree: n.Expr | None) -> bool:
+    stack = [] if tree is None else [tree]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, n.Arith):
+            return True
+        stack.extend(n.children(node))
+    return False
 
 
 def _converts(clause: Clause) -> bool:

@@ -16,7 +16,8 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from ..semantics import artemis, qpid
+from ..message import KEYS_PROPERTY, TAGS_PROPERTY
+from ..semantics import amqp, artemis, qpid
 from ..semantics.model import ValueModel
 from ..syntax import nodes as n
 from . import canonical as c
@@ -45,10 +46,10 @@ class Compound:
 
 @dataclass(frozen=True, slots=True)
 class Prefix:
-    """The string value of `ident` starts with `prefix` (never empty)."""
+    """The string value of `ident` starts with `prefix` (never empty; AMQP's: bytes)."""
 
     ident: str
-    prefix: str
+    prefix: str | bytes
 
 
 @dataclass(frozen=True, slots=True)
@@ -408,7 +409,116 @@ class _ArtemisPlanner(_ActiveMQPlanner):
         return super().condition(node)
 
 
+class _AmqpPlanner(Planner):
+    """amqp-sql: conjuncts on application properties (`Ident`; a `Field` reads the
+    message's header and properties fields, which the index does not look up), keyed by
+    `canonical.amqp_key`. `=`, IN and a bare name are TRUE exactly when the key of the
+    value is one of the literals' keys (Erlang's `==` is the key's equality); LIKE needs a
+    string or binary starting with the pattern's literal head; any comparison with an
+    absent operand is UNKNOWN, so `<>`, orderings and NOT IN need the value present.
+    `TAGS` and `KEYS` are not keyed: a table's tag column stands in for them."""
+
+    def _name(self, node: n.Expr) -> str | None:
+        if isinstance(node, n.Ident) and node.name not in _UNKEYED:
+            return node.name
+        return None
+
+    def condition(self, node: n.Expr) -> Found | None:
+        if isinstance(node, n.And | n.Or):
+            return super().condition(node)
+        if isinstance(node, n.Compare):
+            left, right = node.left, node.right
+            name, lit = self._name(left), right
+            if name is None:
+                name, lit = self._name(right), left
+            if name is None or not isinstance(lit, _AMQP_LITERALS):
+                return None
+            if node.op == "=":
+                key = c.amqp_literal(lit)
+                return None if key is None else ((Eq(name, key),), True, "equality")
+            if isinstance(lit, n.NullLit):
+                return None
+            return (Present(name),), False, "IS NOT NULL"
+        if isinstance(node, n.InList | n.In):
+            name = self._name(node.operand)
+            if name is None:
+                return None
+            if node.negated:
+                return (Present(name),), False, "IS NOT NULL"
+            keys: list[object] = []
+            for item in node.items:
+                if isinstance(item, str):
+                    keys.append(c.amqp_key(item))
+                elif isinstance(item, n.NullLit):
+                    continue  # an absent item equals nothing
+                elif isinstance(item, _AMQP_LITERALS):
+                    keys.append(c.amqp_literal(item))
+                else:
+                    return None
+            if not keys:
+                return None
+            return tuple(Eq(name, k) for k in dict.fromkeys(keys)), True, "IN"
+        if isinstance(node, n.IsNull):
+            name = self._name(node.operand)
+            if name is None or not node.negated:
+                return None
+            return (Present(name),), True, "IS NOT NULL"
+        if isinstance(node, n.Ident):
+            name = self._name(node)
+            return None if name is None else ((Eq(name, c.TRUE_KEY),), True, "equality")
+        if isinstance(node, n.Like):
+            return self.like(node)
+        return None
+
+    def why(self, tree: n.Expr) -> str:
+        if not isinstance(tree, n.And | n.Or | n.Not) and any(
+                isinstance(o, n.Field) for o in n.children(tree)):
+            return "amqp: a header or properties field"
+        return super().why(tree)
+
+    def like(self, node: n.Like) -> Found | None:
+        name = self._name(node.operand)
+        if name is None:
+            return None
+        found = None if node.negated else _amqp_like(node)
+        if found is None:
+            # [NOT] LIKE of an absent value is UNKNOWN.
+            return (Present(name),), False, "IS NOT NULL"
+        head, kind = found
+        if kind == "exact":
+            # TRUE exactly for a string or binary of these bytes: their key.
+            return (Eq(name, head),), True, "equality"
+        if not head:
+            return (Present(name),), False, "IS NOT NULL"
+        return (Prefix(name, head),), kind == "prefix", "prefix"
+
+
+def _amqp_like(node: n.Like) -> tuple[bytes, str] | None:
+    """The UTF-8 bytes every match of an amqp-sql LIKE pattern starts with, and the
+    matcher's kind (None: RabbitMQ refuses the pattern; the check has already)."""
+    try:
+        matcher = amqp.compile_like(node.pattern, node.escape)
+    except amqp.PatternError:
+        return None
+    if matcher.kind == "regex":
+        head: list[str] = []
+        for ch in matcher.segments[0]:
+            if ch is None:
+                break
+            head.append(ch)
+        text = "".join(head)
+    else:
+        text = matcher.head_text
+    return amqp.as_bytes(text), matcher.kind
+
+
+_AMQP_LITERALS = (n.StringLit, n.BinaryLit, n.ExactLit, n.ApproxLit, n.BoolLit, n.NullLit)
+#: Application property names a table's tag and keys columns answer for.
+_UNKEYED = frozenset({TAGS_PROPERTY, KEYS_PROPERTY})
+
+
 PLANNERS: dict[ValueModel, type[Planner]] = {
+    ValueModel.AMQP: _AmqpPlanner,
     ValueModel.JMS: _JmsPlanner,
     ValueModel.ROCKETMQ: _RocketMQPlanner,
     ValueModel.ACTIVEMQ: _ActiveMQPlanner,

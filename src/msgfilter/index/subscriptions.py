@@ -251,7 +251,8 @@ class SubscriptionIndex:
         if self._stores:
             view = view_of(message)
             for store in self._stores.values():
-                store.candidates(view, decided, verify)
+                reader = store.reader
+                store.candidates(view if reader is None else reader(message), decided, verify)
         if self._tags:
             found: list[Iterable[int]] = []
             self._tags.candidates(message, found)
