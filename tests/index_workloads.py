@@ -17,7 +17,7 @@ selective predicates elsewhere:
   equality narrows only some.
 - `rocketmq_*`: the rocketmq dialect (string properties; `a = 5` compares numerically,
   BETWEEN, STARTSWITH, IN) in the same spirit; `mixed_*`: jms + rocketmq + rocketmq-tag +
-  pulsar-tag subscriptions in one index.
+  pulsar-tag subscriptions in one index; `amqp_*`: the broker shapes in amqp-sql.
 
 Value spaces grow with the number of subscriptions (`_scale`), so that a message matches
 a few dozen subscriptions at 10 000 and about twice that at 100 000, as in a broker where
@@ -421,6 +421,68 @@ def mixed_messages(count: int, subscriptions: int, seed: int = 2) -> Messages:
     return out
 
 
+# -- amqp-sql -------------------------------------------------------------------------------
+
+
+def amqp_selectors(count: int, seed: int = 1) -> Selectors:
+    """amqp-sql subscriptions of the broker family (RabbitMQ stream consumers): the
+    broker shapes in RabbitMQ's grammar (no BETWEEN, `!=`, upper-case keywords), a
+    `p.subject` prefix and `h.priority` beside application properties, binary and
+    string literals of one value, and a few selectors no conjunct keys."""
+    rnd = random.Random(seed)
+    v = _Broker(count)
+    out: Selectors = []
+
+    def t() -> str:
+        return f"'t{rnd.randrange(v.tenants)}'"
+
+    def k() -> str:
+        return f"'k{rnd.randrange(v.types)}'"
+
+    def r() -> str:
+        return f"\"r{rnd.randrange(v.regions)}\""
+
+    def price() -> str:
+        return f"{1000 - rnd.uniform(0, 2000 * v.tail):.1f}"
+
+    for i in range(min(count // 1000, 12)):
+        out.append((f"price * qty > {990_000 + i}" if i % 2 else
+                    f"NOT (region = 'r{i % 4}' OR price > -{1 + i})", "amqp-sql"))
+    while len(out) < count:
+        if _dup(rnd, out, 0.10):
+            continue
+        shape = rnd.random()
+        if shape < 0.15:
+            text = f"score = {rnd.randrange(v.scores)} AND type IN ({k()}, {k()})"
+        elif shape < 0.28:
+            text = f"(tenant = {t()} AND type = {k()}) OR (region = {r()} AND price > {price()})"
+        elif shape < 0.36:
+            text = f"price > {price()} AND qty < {round(rnd.uniform(0, 2000 * v.tail))}"
+        elif shape < 0.50:
+            text = f"tenant IN ({t()}, {t()}, {t()}) AND price > {price()}"
+        elif shape < 0.65:
+            text = f"tenant = {t()} AND region = {r()}"
+        elif shape < 0.73:
+            text = f"tenant = {t()} AND type = {k()} AND h.priority >= {rnd.randrange(10)}"
+        elif shape < 0.80:
+            c = rnd.randrange(v.customers)
+            text = f"customer = {c}" if rnd.random() < 0.5 else f"customer = {c}.0"
+        elif shape < 0.86:
+            text = f"sku LIKE 'p{rnd.randrange(v.tenants)}-%' AND region != {r()}"
+        elif shape < 0.92:
+            tenant = f"t{rnd.randrange(v.tenants)}"
+            text = f"tenant = 0x{tenant.encode().hex()} AND p.subject LIKE 'orders.%'"
+        else:
+            text = f"tenant = {t()} AND score <> {rnd.randrange(v.scores)}"
+        out.append((text, "amqp-sql"))
+    return out
+
+
+def amqp_messages(count: int, subscriptions: int, seed: int = 2) -> Messages:
+    """Broker messages as AMQP application properties (a plain mapping is one)."""
+    return broker_messages(count, subscriptions, seed)
+
+
 # -- the friendly workload (tests/index_generators.py), in the same form ------------------------
 
 
@@ -444,6 +506,7 @@ WORKLOADS: dict[str, tuple[Callable[[int, int], Selectors],
     "device": (device_selectors, device_messages),
     "rocketmq": (rocketmq_selectors, rocketmq_messages),
     "mixed": (mixed_selectors, mixed_messages),
+    "amqp": (amqp_selectors, amqp_messages),
 }
 
 

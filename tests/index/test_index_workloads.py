@@ -13,7 +13,8 @@ from index_workloads import WORKLOADS, to_table
 from msgfilter import SubscriptionIndex
 
 #: (workload, subscriptions): small enough to run in a few seconds in all.
-SIZES = [("broker", 800), ("device", 600), ("rocketmq", 600), ("mixed", 800)]
+SIZES = [("broker", 800), ("device", 600), ("rocketmq", 600), ("mixed", 800),
+         ("amqp", 600)]
 MESSAGES = 200
 
 
