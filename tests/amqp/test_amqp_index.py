@@ -26,11 +26,13 @@ pytestmark = pytest.mark.filterwarnings("ignore")
 
 NAMES = ("a", "b", "s", "TAGS")
 VALUES = st.one_of(
-    st.none(), st.integers(-2, 2), st.sampled_from([1.0, -0.0, 2.5, float("nan"), 2**63]),
+    st.none(), st.integers(-2, 2), st.sampled_from(
+        [1.0, -0.0, 2.5, float("nan"), float("inf"), 2**63, 2**60 + 1, 10**400]),
     st.sampled_from(["", "a", "ab", "abc", "é", "a\nb"]),
     st.sampled_from([b"", b"a", b"ab", b"\xc3\xa9", b"\xff"]), st.booleans(),
 )
-LITERALS = ("1", "1.0", "0.0", "2.5", "9223372036854775808", "'a'", "'ab'", "''", "'é'",
+LITERALS = ("1", "1.0", "0.0", "2.5", "9223372036854775808", "1.152921504606846976E18",
+            "1152921504606846976", "'a'", "'ab'", "''", "'é'",
             "0x61", "0x6162", "0xC3A9", "TRUE", "FALSE", "NULL")
 PATTERNS = ("a%", "ab%", "a_%", "a", "", "%b", "é%", "a!%%", "a%b")
 
@@ -39,9 +41,10 @@ def _keyable(name: str) -> st.SearchStrategy[str]:
     """Conditions the index keys, and a few beside them it does not."""
     lit = st.sampled_from(LITERALS)
     return st.one_of(
-        st.tuples(st.sampled_from(["=", "<>", "<", ">="]), lit).map(
+        st.tuples(st.sampled_from(["=", "<>", "<", ">=", ">", "<="]), lit).map(
             lambda p: f"{name} {p[0]} {p[1]}"),
-        lit.map(lambda x: f"{x} = {name}"),
+        st.tuples(lit, st.sampled_from(["=", "<", ">="])).map(
+            lambda p: f"{p[0]} {p[1]} {name}"),
         st.tuples(st.sampled_from(["", "NOT "]), st.lists(lit, min_size=1, max_size=3)).map(
             lambda p: f"{name} {p[0]}IN ({', '.join(p[1])})"),
         st.tuples(st.sampled_from(["", "NOT "]), st.sampled_from(PATTERNS)).map(
@@ -159,6 +162,10 @@ def test_what_the_index_keys() -> None:
     index.add("s", "s = 'é'")
     assert index.match({"a": 1.0}) == {"k"} and index.match({"a": True}) == frozenset()
     assert index.match({"s": "é".encode()}) == {"s"}
+    # Orderings are wide inclusive ranges: 2**60 + 1 > 2.0**60 though its double is 2.0**60.
+    index.add("r", "a > 1.152921504606846976E18")
+    assert index.match({"a": 2**60 + 1}) == {"r"} and index.match({"a": 2**60}) == frozenset()
+    assert not plan("a > 1.5").clauses[0].exact
     # A header of the same name is not the application property amqp-sql reads.
     assert index.match(Message({"a": 2}, {"a": 1})) == frozenset()
     assert index.match(Message({"a": 1}, {"a": 2})) == {"k"}

@@ -82,6 +82,13 @@ def number(value: Any) -> float | None:
     return None
 
 
+def amqp_number(value: Any) -> float | None:
+    """An application property among numeric bounds: `number` of the value amqp-sql
+    reads (`value_of`: a table's opaque value unwrapped, a timestamp in milliseconds,
+    infinities and NaN absent)."""
+    return number(amqp.value_of(value))
+
+
 def _number_else(default: float) -> Callable[[Any], float | None]:
     def read(value: Any) -> float | None:
         if value is None:
@@ -151,8 +158,9 @@ class ClauseStore:
         self.excluded: dict[tuple[str, object], Counter[int]] = {}
         self.unequal: Counter[str] = Counter()
         self._rocketmq = model is ValueModel.ROCKETMQ
-        self._number = rocketmq_number if self._rocketmq else number
         amqp_model = model in c.AMQP_MODELS
+        self._number = rocketmq_number if self._rocketmq else (
+            amqp_number if amqp_model else number)
         #: How the store reads a message (None: `message.as_mapping`, the view where a
         #: header wins over a property): AMQP filters read application properties alone.
         self.reader: Callable[[Any], Mapping[str, object]] | None = (

@@ -263,6 +263,7 @@ class _ClausePlanner:
         self.legacy = legacy
         self.model = model
         self.jms = model is ValueModel.JMS
+        self.rocketmq = model is ValueModel.ROCKETMQ
 
     # -- disjunctive normal form, bounded ---------------------------------------------------
 
@@ -318,7 +319,7 @@ class _ClausePlanner:
             items, part_exact = parts
             if not part_exact and exact:
                 exact = False
-                why = "rocketmq: a bound at 0, infinity or beyond 2**53" if not self.jms and all(
+                why = "rocketmq: a bound at 0, infinity or beyond 2**53" if self.rocketmq and all(
                     type(i) is Bound for i in items) else self.legacy.why(node)
             for item in items:
                 if type(item) is Bound:

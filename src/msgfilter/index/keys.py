@@ -438,6 +438,10 @@ class _AmqpPlanner(Planner):
                 return None if key is None else ((Eq(name, key),), True, "equality")
             if isinstance(lit, n.NullLit):
                 return None
+            op = node.op if lit is right else _FLIP.get(node.op, node.op)
+            bound = _amqp_bound(op, lit)
+            if bound is not None:
+                return (Range(name, *bound),), False, "range"
             return (Present(name),), False, "IS NOT NULL"
         if isinstance(node, n.InList | n.In):
             name = self._name(node.operand)
@@ -474,6 +478,8 @@ class _AmqpPlanner(Planner):
         if not isinstance(tree, n.And | n.Or | n.Not) and any(
                 isinstance(o, n.Field) for o in n.children(tree)):
             return "amqp: a header or properties field"
+        if isinstance(tree, n.Compare) and tree.op in ("<", "<=", ">", ">="):
+            return "amqp: an ordering (a wide range: int and float compare exactly)"
         return super().why(tree)
 
     def like(self, node: n.Like) -> Found | None:
@@ -491,6 +497,22 @@ class _AmqpPlanner(Planner):
         if not head:
             return (Present(name),), False, "IS NOT NULL"
         return (Prefix(name, head),), kind == "prefix", "prefix"
+
+
+def _amqp_bound(op: str, lit: n.Expr) -> tuple[float, float] | None:
+    """The inclusive double interval every number `x` with `x op lit` maps into (None:
+    not a numeric ordering). amqp-sql compares an int and a float exactly by value, so a
+    strict bound cannot move to the next double (2**60 + 1 > 2.0**60, yet its double is
+    2.0**60): the interval stays inclusive, wide, and the evaluator decides."""
+    if op not in ("<", "<=", ">", ">=") or not isinstance(lit, n.ExactLit | n.ApproxLit):
+        return None
+    try:
+        x = float(lit.value)
+    except OverflowError:
+        return None
+    if not math.isfinite(x):
+        return None
+    return (x, math.inf) if op in (">", ">=") else (-math.inf, x)
 
 
 def _amqp_like(node: n.Like) -> tuple[bytes, str] | None:
