@@ -135,7 +135,8 @@ def plan_clauses(f: Filter) -> ClausePlan:
     if isinstance(f, PropertyFilter):
         return _property_plan(f)
     if isinstance(f, AmqpSqlFilter):
-        return _plan_branches(f.tree, f.model, lambda split: split(f.tree))
+        tree = f.tree
+        return _plan_branches(lambda: tree, f.model, lambda split: split(tree))
     if not isinstance(f, SelectorFilter):
         return ClausePlan(everything=True, reason="not a selector or tag filter")
     if f.empty:
@@ -143,13 +144,15 @@ def plan_clauses(f: Filter) -> ClausePlan:
                           reason="empty selector (matches every message)")
     if f.model in JAVA_TYPED and f.convert_strings:
         return ClausePlan(everything=True, reason=f"{f.model.value} convert_string_expressions")
-    return _plan_branches(f.tree, f.model, lambda split: shape_plans.branches(f, split))
+    # The tree only where needed: a known shape's branches come without it.
+    return _plan_branches(lambda: f.tree, f.model,
+                          lambda split: shape_plans.branches(f, split))
 
 
-def _plan_branches(tree: n.Expr | None, model: ValueModel,
+def _plan_branches(tree_of: Callable[[], n.Expr | None], model: ValueModel,
                    branches_of: Callable[[shape_plans.Split], list[list[n.Expr]]]) -> ClausePlan:
     """The plan of a selector of `model` from its OR branches (`branches_of` the
-    planner's split; a known shape's come from its recipe)."""
+    planner's split; a known shape's come from its recipe; `tree_of` its tree)."""
     planner = _planner(model)
     if planner is None:
         return ClausePlan(everything=True, reason=f"{model.value}: no index rules")
@@ -158,6 +161,7 @@ def _plan_branches(tree: n.Expr | None, model: ValueModel,
     for conjuncts in branches_of(planner.branches):
         clause, why = planner.clause(conjuncts)
         if clause is None:
+            tree = tree_of()
             assert tree is not None  # not empty
             return ClausePlan(everything=True, reason=planner.legacy.why(tree))
         clauses.append(clause)
@@ -169,7 +173,7 @@ def _plan_branches(tree: n.Expr | None, model: ValueModel,
         # even when another branch is TRUE: a hit on one branch proves nothing.
         clauses = [Clause(cl.atoms, cl.bounds, False) for cl in clauses]
         reasons.add("rocketmq OR converting numbers")
-    if model is ValueModel.AMQP and len(clauses) > 1 and _has_arith(tree):
+    if model is ValueModel.AMQP and len(clauses) > 1 and _has_arith(tree_of()):
         # A float beyond the double range fails RabbitMQ's whole evaluation (badarith),
         # whichever branch it is in: a hit on one branch proves nothing.
         clauses = [Clause(cl.atoms, cl.bounds, False) for cl in clauses]
