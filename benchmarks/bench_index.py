@@ -1,15 +1,15 @@
 """SubscriptionIndex speed and memory on workloads that try to break it.
 
     PYTHONPATH=src .venv/bin/python benchmarks/bench_index.py \
-        [--workload friendly,broker,device,rocketmq,mixed] [--sizes 10000,100000] \
+        [--workload friendly,broker,device,rocketmq,mixed,amqp] [--sizes 10000,100000] \
         [--messages 500] [--rows 1000000] [--table-subs 10000] [--explain]
 
 Workloads (tests/index_workloads.py): `friendly` is the one the index was built against
 (tests/index_generators.py: most subscriptions narrowed by a tenant or customer
 equality); `broker` (the same family with the selective predicates in scores, IN lists,
 price/qty ranges and ORs), `device` (threshold alerts: ranges on two or three readings),
-`rocketmq` (string properties compared as numbers) and `mixed` (jms + rocketmq +
-rocketmq-tag + pulsar-tag in one index). `--sizes 1000000` runs (slowly).
+`rocketmq` (string properties compared as numbers), `mixed` (jms + rocketmq +
+rocketmq-tag + pulsar-tag in one index) and `amqp` (the broker shapes in amqp-sql). `--sizes 1000000` runs (slowly).
 
 For each workload and size it prints:
 
