@@ -129,6 +129,10 @@ def match_table(
     # Filters found by one posting have the same candidate rows (`amount > x AND
     # region = 'r1'` for many x): taken from the batch once, one after the other.
     to_verify.sort(key=lambda item: item[0])
+    # Pruned candidate sets are mostly small: their rows become messages in one pass.
+    small = [at for _, at, _ in to_verify if len(at) < columnar_rows]
+    if small:
+        batch.prefetch(np.unique(np.concatenate(small)))
     for i, (shared, at, entry) in enumerate(to_verify):
         again = i + 1 < len(to_verify) and to_verify[i + 1][0] == shared
         matched.append((batch.verified(entry.filter, at, shared, again), entry))
@@ -180,11 +184,22 @@ class _Batch:
         self.columnar_rows = columnar_rows
         #: The rows last taken for several filters, by their bytes.
         self._taken: tuple[bytes, Any] = (b"", None)
+        #: Rows made messages ahead (`prefetch`), by row number.
+        self._messages: dict[int, Any] = {}
+
+    def prefetch(self, at: Ints) -> None:
+        """Make the rows `at` messages now, in one pass, for the `messages` calls after."""
+        self._messages.update(zip(at.tolist(), self.messages(at), strict=True))
 
     def messages(self, at: Ints) -> list[Any]:
         """The rows `at` as the messages the per-message backend takes (plain dicts)."""
         import pyarrow as pa
 
+        known = self._messages
+        if known and len(at) < len(known):
+            rows = at.tolist()
+            if all(row in known for row in rows):
+                return [known[row] for row in rows]
         if len(at) == self.table.num_rows:
             taken = self.table
         else:
