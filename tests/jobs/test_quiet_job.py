@@ -1,6 +1,7 @@
 """The command line as users run it, in fresh interpreters: `python -m msgfilter`, the
 packages a job needs checked before Spark starts, and a route job whose console shows
-its own progress and nothing of Spark's but the progress bar."""
+its own progress and nothing of Spark's but the progress bar; and a route that fails
+saying why (in the test's Spark session)."""
 
 from __future__ import annotations
 

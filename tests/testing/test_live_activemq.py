@@ -126,17 +126,23 @@ def test_a_campaign_agrees_with_activemq(driver):  # type: ignore[no-untyped-def
 
 def test_disagreements_are_shrunk_and_reported(activemq, tmp_path: Path, capsys):  # type: ignore[no-untyped-def]
     # Without ActiveMQ's prefix msgfilter does not convert strings: `a = 5` on '5'
-    # disagrees, and so does the native dialect, so it is no documented departure.
+    # disagrees, and so does the native dialect, so it is no documented departure. Few
+    # random selectors show it (a comparison of `a` whose answer decides the selector's):
+    # a few seeds are tried, as the cases a seed gives also depend on the Hypothesis
+    # constants of the modules this process has loaded.
     report = tmp_path / "report.json"
     address = f"127.0.0.1:{activemq.stomp_port}"
-    status = main(["fuzz-broker", "--stomp", address, "--selectors", "40", "--seed", "7",
-                   "--identifiers", "a", "--types", "long", "--selector-prefix", "",
-                   "--max-shrunk", "3", "--report", str(report)])
-    out = capsys.readouterr().out
+    for seed in range(7, 13):
+        status = main(["fuzz-broker", "--stomp", address, "--selectors", "40", "--seed",
+                       str(seed), "--identifiers", "a", "--types", "long",
+                       "--selector-prefix", "", "--max-shrunk", "3", "--report", str(report)])
+        out = capsys.readouterr().out
+        if status != 0:
+            break
     assert status == 1, out
     assert "fuzz-broker: 40/40 selectors" in out
     data = json.loads(report.read_text())
-    assert data["seed"] == 7 and data["selectors"] == 40 and data["disagreements"]
+    assert data["seed"] == seed and data["selectors"] == 40 and data["disagreements"]
     shrunk = data["shrunk"][0]
     assert shrunk["msgfilter"] != shrunk["broker"]
     assert len(shrunk["selector"]) <= len(shrunk["original"]["selector"])
