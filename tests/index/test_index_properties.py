@@ -9,14 +9,14 @@ from typing import Any
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+
+import msgfilter
 from index_generators import (
     realistic_messages,
     realistic_selectors,
     sql_messages,
     sql_selectors,
 )
-
-import msgfilter
 from msgfilter import Filter, Message, SubscriptionIndex
 from msgfilter.testing import messages, property_settings, selectors, tag_expressions
 

@@ -1,13 +1,11 @@
 """The clause tables of one value model, and the look-up of one message's candidates.
 
 Clauses alike (the same identifiers, filed the same way: their `signature`) share one
-`Cluster`: a hash table from the tuple of their hashed keys (an IN expands to one tuple
-per value) to a `Bucket` of the clauses filed there. A message is looked up once per
-cluster: the keys of its values for the cluster's identifiers (computed once per message
-and identifier), their combinations, one dict look-up each. A bucket's clauses with
-numeric bounds are then tested against the message's numbers: in a Python loop while the
-bucket is small, by a `RangeTable` of its own once it is not. Clauses made only of
-bounds share one `RangeTable` per model.
+`Cluster` (`clusters`), looked up through a `ClusterLookup` that visits only the
+clusters of the identifiers a message carries. This module keeps the clusters in step
+with the filters, turns a message's values into keys the way the model compares them,
+and reads its numbers for the bounds. Clauses made only of bounds share one `RangeTable`
+per model; `<>` strike-outs are applied after the look-up.
 
 Every look-up returns entry numbers in two sets: `decided` (an exact clause hit: the
 filter is TRUE) and `verify` (the filter's evaluator decides).
@@ -17,27 +15,16 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping
-from itertools import product
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from .. import java
 from ..semantics.model import ValueModel
 from . import canonical as c
 from .bounds import AS_DOUBLE, AS_INT, AS_LONG, HIGH_ELSE, LOW_ELSE, PRESENCE, ident_of
-from .clauses import EQ, NE, NOT_EQ, PREFIX, PRESENT, Atom, Clause
-from .range_table import VECTOR_FROM, RangeMember, RangeTable
-
-Member = tuple[int, bool, tuple[float, ...]]
-Component = tuple[str, str]
-
-
-def atom_keys(atom: Atom) -> tuple[object, ...]:
-    """What an atom is filed under: its keys, its prefix, or True for presence (and for
-    `<>`, whose keys are excluded after the look-up)."""
-    if atom.kind == EQ or atom.kind == PREFIX:
-        return atom.keys
-    return (True,)
+from .clauses import EQ, NE, NOT_EQ, PREFIX, PRESENT, Clause
+from .clusters import Bucket, Cluster, ClusterLookup, Component, Member
+from .range_table import RangeMember, RangeTable
 
 
 def _parsed(text: str, parse: Callable[[str], float]) -> float | None:
@@ -137,123 +124,13 @@ class Numbers(dict[str, float | None]):
         return x
 
 
-class Bucket:
-    """The clauses filed under one key of a cluster. Most buckets hold one or two
-    clauses (the keys grow with the subscriptions), so each table is made when first
-    needed: an empty dict costs as much as the clause it would hold. A bucket that
-    grows past `VECTOR_FROM` bounded clauses tests them with a `RangeTable` of its own,
-    kept in step with every change after it is made."""
-
-    __slots__ = ("exact", "inexact", "members", "table")
-
-    def __init__(self) -> None:
-        #: Clauses without bounds, by entry number (a count: an entry may file two).
-        self.exact: dict[int, int] | None = None
-        self.inexact: dict[int, int] | None = None
-        #: Clauses with bounds, by member number.
-        self.members: dict[int, Member] | None = None
-        self.table: RangeTable | None = None
-
-    def add(self, member_id: int, member: Member, dims: tuple[str, ...]) -> None:
-        if not member[2]:
-            if member[1]:
-                table = self.exact = self.exact or {}
-            else:
-                table = self.inexact = self.inexact or {}
-            table[member[0]] = table.get(member[0], 0) + 1
-            return
-        if self.members is None:
-            self.members = {}
-        self.members[member_id] = member
-        if self.table is not None:
-            self.table.add(member_id, _named(member, dims))
-
-    def remove(self, member_id: int, member: Member, dims: tuple[str, ...]) -> None:
-        if not member[2]:
-            table = self.exact if member[1] else self.inexact
-            assert table is not None
-            table[member[0]] -= 1
-            if not table[member[0]]:
-                del table[member[0]]
-            return
-        assert self.members is not None
-        del self.members[member_id]
-        if self.table is not None:
-            self.table.remove(member_id, _named(member, dims))
-
-    def __bool__(self) -> bool:
-        return bool(self.members or self.exact or self.inexact)
-
-    def hits(self, xs: tuple[float, ...], numbers: Numbers, dims: tuple[str, ...],
-             decided: set[int], verify: set[int]) -> None:
-        if self.exact:
-            decided.update(self.exact)
-        if self.inexact:
-            verify.update(self.inexact)
-        members = self.members
-        if not members:
-            return
-        if len(members) <= VECTOR_FROM:
-            _loop(members.values(), xs, decided, verify)
-            return
-        if self.table is None:
-            self.table = RangeTable()
-            for member_id, member in members.items():
-                self.table.add(member_id, _named(member, dims))
-        self.table.hits(numbers, decided, verify)
-
-
-def _named(member: Member, dims: tuple[str, ...]) -> RangeMember:
-    """A bucket's member with its bounds by name, as a `RangeTable` holds them."""
-    entry, exact, flat = member
-    return entry, exact, {name: (flat[2 * i], flat[2 * i + 1]) for i, name in enumerate(dims)}
-
-
-def _loop(members: Iterable[Member], xs: tuple[float, ...], decided: set[int],
-          verify: set[int]) -> None:
-    if len(xs) == 1:
-        x = xs[0]
-        for entry, exact, b in members:
-            if b[0] <= x <= b[1]:
-                (decided if exact else verify).add(entry)
-    elif len(xs) == 2:
-        x, y = xs
-        for entry, exact, b in members:
-            if b[0] <= x <= b[1] and b[2] <= y <= b[3]:
-                (decided if exact else verify).add(entry)
-    else:
-        pairs = list(enumerate(xs))
-        for entry, exact, b in members:
-            if all(b[2 * i] <= x <= b[2 * i + 1] for i, x in pairs):
-                (decided if exact else verify).add(entry)
-
-
-class Cluster:
-    """Clauses of one signature: filed under the tuple of their atoms' keys."""
-
-    __slots__ = ("buckets", "components", "dims", "size")
-
-    def __init__(self, components: tuple[Component, ...], dims: tuple[str, ...]) -> None:
-        self.components = components
-        self.dims = dims
-        self.buckets: dict[object, Bucket] = {}
-        self.size = 0
-
-    def keys_of(self, clause: Clause) -> list[object]:
-        """The bucket keys a clause is filed under (an IN: one per value)."""
-        lists = [atom_keys(a) for a in clause.atoms]
-        if len(lists) == 1:
-            return list(dict.fromkeys(lists[0]))
-        return list(dict.fromkeys(product(*lists)))
-
-
 class ClauseStore:
     """The clauses of one SQL value model's filters, and their look-up."""
 
     def __init__(self, model: ValueModel) -> None:
         self.model = model
         self.clusters: dict[tuple[tuple[Component, ...], tuple[str, ...]], Cluster] = {}
-        self._order: list[Cluster] = []
+        self.lookup = ClusterLookup(self)
         self.ranges = RangeTable()
         self.idents: Counter[str] = Counter()
         self.kinds: dict[str, Counter[str]] = {}
@@ -310,7 +187,7 @@ class ClauseStore:
         self.size -= 1
         if not cluster.size:
             del self.clusters[(cluster.components, cluster.dims)]
-            self._order.remove(cluster)
+            self.lookup.remove(cluster)
         self._count(clause, -1)
 
     def _exclude(self, clause: Clause, entry: int, step: int) -> None:
@@ -329,7 +206,7 @@ class ClauseStore:
             if not create:  # pragma: no cover - a clause is removed as it was added
                 raise KeyError(signature)
             cluster = self.clusters[signature] = Cluster(*signature)
-            self._order.append(cluster)
+            self.lookup.add(cluster)
         return cluster
 
     def _count(self, clause: Clause, step: int) -> None:
@@ -378,40 +255,7 @@ class ClauseStore:
         numbers = Numbers(values, self._number)
         if self.ranges:
             self.ranges.hits(numbers, decided, verify)
-        memo: dict[Component, list[object]] = {}
-        for cluster in self._order:
-            lists: list[list[object]] = []
-            for component in cluster.components:
-                found = memo.get(component)
-                if found is None:
-                    found = memo[component] = self._keys(component, values)
-                if not found:
-                    break
-                lists.append(found)
-            else:
-                xs: tuple[float, ...] = ()
-                if cluster.dims:
-                    got = []
-                    for name in cluster.dims:
-                        x = numbers[name]
-                        if x is None:
-                            break
-                        got.append(x)
-                    else:
-                        xs = tuple(got)
-                    if not xs:
-                        continue
-                buckets = cluster.buckets
-                if len(lists) == 1:
-                    for key in lists[0]:
-                        bucket = buckets.get(key)
-                        if bucket is not None:
-                            bucket.hits(xs, numbers, cluster.dims, decided, verify)
-                else:
-                    for combo in product(*lists):
-                        bucket = buckets.get(combo)
-                        if bucket is not None:
-                            bucket.hits(xs, numbers, cluster.dims, decided, verify)
+        self.lookup.hits(values, numbers, decided, verify)
         for ident in self.unequal:
             value = values.get(ident)
             text = None if value is None else self._text(value)
@@ -420,7 +264,7 @@ class ClauseStore:
                 _strike(decided, struck)
                 _strike(verify, struck)
 
-    def _keys(self, component: Component, values: Mapping[str, object]) -> list[object]:
+    def keys(self, component: Component, values: Mapping[str, object]) -> list[object]:
         """The keys of a message's value for one component (empty: it cannot hit)."""
         ident, kind = component
         value = values.get(ident)
@@ -444,6 +288,26 @@ class ClauseStore:
         if kind == NE and not self._rocketmq and type(value) is not str:
             return []  # JMS: `<>` of a string is TRUE for strings only
         return [True]
+
+    def single_key(self, component: Component) -> Callable[[Any], object] | None:
+        """value -> its one key (None: no key) for a component whose values have at most
+        one; None for prefixes and RocketMQ equalities, which may have several."""
+        kind = component[1]
+        if kind == PREFIX or (kind == EQ and self._rocketmq):
+            return None
+        if kind == EQ:
+            return self._value
+        if kind == NE and not self._rocketmq:
+            return _true_if_string  # JMS: `<>` of a string is TRUE for strings only
+        return _true
+
+
+def _true(value: object) -> object:
+    return True
+
+
+def _true_if_string(value: object) -> object:
+    return True if type(value) is str else None
 
 
 def _ranged(clause: Clause) -> bool:
@@ -481,4 +345,4 @@ def _step(counter: Counter[Any], key: object, step: int) -> None:
         del counter[key]
 
 
-__all__ = ["Bucket", "ClauseStore", "Cluster", "number"]
+__all__ = ["ClauseStore", "Numbers", "number"]
