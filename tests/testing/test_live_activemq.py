@@ -112,7 +112,7 @@ def test_a_selector_the_wire_cannot_carry(driver):  # type: ignore[no-untyped-de
 
 
 def test_a_campaign_agrees_with_activemq(driver):  # type: ignore[no-untyped-def]
-    # 300 selectors in about 10 s on a shared two-core machine: Hypothesis draws some 70
+    # 300 selectors in 10 to 15 s on a shared two-core machine: Hypothesis draws some 70
     # cases a second, and the broker answers a batch of 100 in well under a second.
     # `msgfilter fuzz-broker` runs the 1 000 of docs/fuzzing.md.
     cases = generate_cases(300, 20261127, identifiers=NAMES, types=TYPES)
