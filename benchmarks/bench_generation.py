@@ -27,9 +27,10 @@ from msgfilter.testing import (
     selectors,
 )
 from msgfilter.testing.campaign import generate_cases
+from msgfilter.testing.fuzz_cli import DEFAULT_IDENTIFIERS, DEFAULT_TYPES
 
-NAMES = ["a", "b", "s", "JMSType", "JMSPriority"]
-TYPES = ["long", "double", "string", "boolean"]
+# What `msgfilter fuzz-broker` draws by default.
+NAMES, TYPES = DEFAULT_IDENTIFIERS.split(","), DEFAULT_TYPES.split(",")
 
 
 def _per_second(strategy: Any, examples: int) -> float:

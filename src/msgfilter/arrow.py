@@ -28,7 +28,7 @@ except ImportError as error:  # pragma: no cover - depends on the installation
 
 from . import dialects
 from .backends.arrow import Opaque
-from .backends.arrow import message_rows as _message_rows
+from .backends.arrow import row_messages as _row_messages
 from .backends.arrow.plans import RowwiseFallbackWarning, plan_of
 from .backends.arrow.plans import cache_clear as clear_plans
 from .engine import compile as _compile
@@ -124,15 +124,13 @@ def messages(
 ) -> list[Message]:
     """Each row as the `Message` the per-message backend would be given: what a filter
     sees, for inspection and for the row-by-row path. `names` limits the properties to
-    those names. A value of no selector type appears as `Opaque(value)`.
+    those names. A value of no selector type appears as `Opaque(value)`. The columns
+    of AMQP fields (`properties.subject`, ...) are the `headers` (see `Layout`).
 
     Slow (Python objects per row): meant for a few rows, not for filtering.
     """
     _check_data(data)
-    return [
-        Message(properties, tags=tag, keys=keys)  # type: ignore[arg-type]
-        for properties, tag, keys in _message_rows(data, layout, names)
-    ]
+    return _row_messages(data, layout, names)
 
 
 def cache_clear() -> None:

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from .message import KEYS_PROPERTY, TAGS_PROPERTY
+from .message import AMQP_FIELDS_BY_NAME, KEYS_PROPERTY, TAGS_PROPERTY, amqp_field_name
 
 # -- value kinds ----------------------------------------------------------------------------
 # The selector types a column value can take (J21-J39): one letter each, short because the
@@ -32,17 +32,29 @@ BOOLEAN = "B"
 NULL = "N"
 #: A value of no selector type: unlike every value, NULL in arithmetic, FALSE as a condition.
 OTHER = "O"
+#: An AMQP binary (amqp-sql only: bytes, which it compares with strings by their UTF-8).
+BINARY = "Y"
 
 NUMERIC: frozenset[str] = frozenset({LONG, DOUBLE})
 
 #: How explanations name each kind.
 KIND_NAMES: dict[str, str] = {
     LONG: "a Java long", DOUBLE: "a Java double", STRING: "a string", BOOLEAN: "a boolean",
-    NULL: "always NULL", OTHER: "no selector type",
+    NULL: "always NULL", OTHER: "no selector type", BINARY: "an AMQP binary",
 }
 
 #: The largest Java long: an unsigned 64-bit value above it is no selector value.
 LONG_MAX = 2**63 - 1
+
+
+@dataclass(frozen=True, slots=True)
+class Opaque:
+    """A column value of no selector type, as a message built from a table holds it
+    (`msgfilter.arrow.messages`): unlike every value, NULL in arithmetic, FALSE as a
+    condition (J21). amqp-sql reads the value inside as an AMQP value (a binary's bytes,
+    an aware timestamp's milliseconds), as RabbitMQ holds it."""
+
+    value: object
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,6 +106,13 @@ class Layout:
        spaces; an empty list is NULL);
     4. otherwise NULL.
 
+    AMQP header and properties fields (amqp-sql's `header.priority`, `p.subject`) are no
+    properties: each reads the top-level column named by its qualified name,
+    `header.priority` or `properties.subject` (`typed` or not, unless that column is
+    reserved), and nothing else; a message's `headers` hold them by their spec names.
+    Such a column is never a property by its own name (`[header.priority]`, an
+    application property of that name, reads only the map).
+
     Map values have the map's value type, normally string, as brokers carry them: in
     the `jms` dialect a string compared with a number is FALSE, exactly as for a
     message whose property is that string.
@@ -116,7 +135,18 @@ class Layout:
         if not self.typed:
             return ()
         reserved = self.reserved()
-        return tuple(dict.fromkeys(name for name in names if name not in reserved))
+        return tuple(dict.fromkeys(
+            name for name in names if name not in reserved and name not in AMQP_FIELDS_BY_NAME
+        ))
+
+    def field_columns(self, names: Iterable[str]) -> tuple[tuple[str, str], ...]:
+        """(column, field) for each top-level column (of `names`, in order) that holds an
+        AMQP header or properties field: its qualified name and the field's spec name."""
+        reserved = self.reserved()
+        columns = dict.fromkeys(name for name in names if name in AMQP_FIELDS_BY_NAME)
+        return tuple(
+            (column, AMQP_FIELDS_BY_NAME[column]) for column in columns if column not in reserved
+        )
 
     def fallback_column(self, name: str) -> str | None:
         """The column `TAGS` or `KEYS` falls back to (None for any other name)."""
@@ -157,7 +187,19 @@ class Source:
 
 def reads_column(name: str, names: Sequence[str], layout: Layout) -> bool:
     """Rule 1 of `Layout`: identifier `name` reads the top-level column of that name."""
-    return layout.typed and name in names and name not in layout.reserved()
+    return (
+        layout.typed and name in names and name not in layout.reserved()
+        and name not in AMQP_FIELDS_BY_NAME
+    )
+
+
+def resolve_field(field: str, names: Sequence[str], layout: Layout) -> Source:
+    """Where AMQP field `field` (its spec name: `priority`, `subject`) is read from in
+    tables whose columns are `names`: the column of its qualified name, or nothing."""
+    column = amqp_field_name(field)
+    if column in names and column not in layout.reserved():
+        return Source(column, column=column)
+    return Source(column)
 
 
 def resolve(name: str, names: Sequence[str], layout: Layout) -> Source:

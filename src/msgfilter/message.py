@@ -14,6 +14,30 @@ TAGS_PROPERTY = "TAGS"
 #: RocketMQ keeps a message's keys in this property, space separated.
 KEYS_PROPERTY = "KEYS"
 
+#: The AMQP fields RabbitMQ 4.2's amqp-sql reads (`rabbit_amqp_util:
+#: section_field_name_to_atom`), by their spec names with underscores, which are their
+#: keys in an AMQP `Message`'s `headers`: of the header only `priority` (later versions
+#: add `durable`), and all thirteen properties fields.
+AMQP_HEADER_FIELDS: frozenset[str] = frozenset({"priority"})
+AMQP_PROPERTIES_FIELDS: frozenset[str] = frozenset({
+    "message_id", "user_id", "to", "subject", "reply_to", "correlation_id", "content_type",
+    "content_encoding", "absolute_expiry_time", "creation_time", "group_id",
+    "group_sequence", "reply_to_group_id",
+})
+
+
+def amqp_field_name(name: str) -> str:
+    """The qualified name of AMQP field `name`: `header.priority`, `properties.subject`
+    (what an amqp-sql filter's `identifiers` list, and the column a table holds it in)."""
+    section = "header" if name in AMQP_HEADER_FIELDS else "properties"
+    return f"{section}.{name}"
+
+
+#: Qualified name (`properties.subject`) -> the field's spec name (`subject`).
+AMQP_FIELDS_BY_NAME: dict[str, str] = {
+    amqp_field_name(name): name for name in AMQP_HEADER_FIELDS | AMQP_PROPERTIES_FIELDS
+}
+
 
 @dataclass(frozen=True, slots=True)
 class Message:

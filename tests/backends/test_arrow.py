@@ -3,6 +3,7 @@ cache. Answers are also checked against the per-message backend where that is th
 
 from __future__ import annotations
 
+import dataclasses
 import datetime
 import math
 import warnings
@@ -18,6 +19,7 @@ from msgfilter import dialects
 from msgfilter.backends import arrow as backend
 from msgfilter.backends.arrow import jms as jms_lowering
 from msgfilter.backends.arrow import plans
+from msgfilter.semantics.model import ValueModel
 
 STRING_MAP = pa.map_(pa.string(), pa.string())
 
@@ -363,7 +365,9 @@ def test_a_failing_kernel_falls_back_to_rows_with_a_warning(
     def broken(*args: Any) -> Any:
         raise pa.ArrowInvalid("simulated")
 
-    monkeypatch.setattr(jms_lowering, "compare", broken)
+    # The jms table's comparison, as its Compare handler reads it (Lowering.compare).
+    broken_table = dataclasses.replace(jms_lowering.LOWERING, compare=broken)
+    monkeypatch.setitem(backend.LOWERINGS, ValueModel.JMS, broken_table)
     ma.cache_clear()
     f = msgfilter.compile("a > 1")
     table = pa.table({"a": [0, 2, None]})

@@ -12,12 +12,16 @@ import pytest
 pytest.importorskip("pyspark")
 pytest.importorskip("pyarrow")
 
+import pyarrow as pa
 from pyspark.sql import types as T
 from test_spark import frame as spark_frame
 
 import msgfilter
 import msgfilter.spark as ms
+from msgfilter import Message
 from msgfilter.amqp import property_filter
+from msgfilter.backends.spark.fallback import evaluate_batch, message_dicts
+from msgfilter.layout import DEFAULT_LAYOUT
 
 pytestmark = pytest.mark.spark
 
@@ -25,15 +29,18 @@ SCHEMA = T.StructType([
     T.StructField("a", T.LongType()), T.StructField("i", T.IntegerType()),
     T.StructField("d", T.DoubleType()), T.StructField("f", T.FloatType()),
     T.StructField("b", T.BooleanType()), T.StructField("s", T.StringType()),
+    # AMQP fields, in the columns of their qualified names (msgfilter.layout).
+    T.StructField("header.priority", T.ByteType()),
+    T.StructField("properties.subject", T.StringType()),
     T.StructField("properties", T.MapType(T.StringType(), T.StringType())),
 ])
 ROWS: list[tuple[Any, ...]] = [
-    (1, 1, 2.5, 1.5, True, "x", {"k": "v"}),
-    (2, -7, math.nan, None, False, "B", {}),
-    (None, 0, -0.0, -0.0, None, "a", {"k": "w"}),
-    (9007199254740993, 2, 1e300, math.inf, True, "é", None),
-    (-3, None, math.inf, 2.5, False, "", {"k": "1"}),
-    (-(2**63), 2**31 - 1, None, 0.25, True, "日本", {"s": "shadow"}),
+    (1, 1, 2.5, 1.5, True, "x", 7, "orders.eu", {"k": "v"}),
+    (2, -7, math.nan, None, False, "B", None, "B", {}),
+    (None, 0, -0.0, -0.0, None, "a", 4, None, {"k": "w", "properties.subject": "map"}),
+    (9007199254740993, 2, 1e300, math.inf, True, "é", 0, "orders.us", None),
+    (-3, None, math.inf, 2.5, False, "", None, "", {"k": "1"}),
+    (-(2**63), 2**31 - 1, None, 0.25, True, "日本", 9, "日本", {"s": "shadow"}),
 ]
 NATIVE = [
     "a = 1.0 OR s > 'B'", "a > 2.5", "a < -2.5", "a <= -9.3E18", "a = 9007199254740992.0",
@@ -42,9 +49,20 @@ NATIVE = [
     "a IN (1, 2.0, 'x')", "a NOT IN (1)", "s IN ('x', 'é', 1)", "b", "NOT b", "b = TRUE",
     "b > FALSE", "s < 1", "s <> 1", "k = 'w'", "k IS NULL", "a", "NOT s", "b AND a > 0",
     "b OR d > 0", "s = 'é'", "s > 'z'", "-2 < a", "a LIKE 'x'", "missing IS NULL",
+    "h.priority > 4", "header.priority = 4", "p.subject LIKE 'orders.%'", "p.subject = s",
+    "p.subject < 'c'", "p.message_id IS NULL", "[properties.subject] = 'map'",
+    "h.priority IN (0, 9)",
 ]
-FALLBACK = ["s LIKE 'a_'", "a + 1 > 0", "p.subject = 'x'", "UTC() > 0", "a = 0x01",
-            "a > d", "a = 99999999999999999999"]
+FALLBACK = ["s LIKE 'a_'", "a + 1 > 0", "p.subject LIKE 'or_ers%'", "UTC() > 0", "a = 0x01",
+            "a > d", "a = 99999999999999999999", "h.priority * 2 > 9 AND p.subject <> 'B'"]
+
+
+PROPERTIES: list[tuple[Any, Any]] = [
+    (None, {"s": "&p:a"}), ({"subject": "&p:orders."}, None), ({"subject": "&s:s"}, {"b": True}),
+    (None, {"a": 1}), (None, {"a": 2.0}), (None, {"d": None}), (None, {"k": "w"}),
+    (None, {"s": "é", "i": 2}), ({"message-id": 1}, None), (None, {"a": 9007199254740993}),
+    (None, {"f": 1.5}), (None, {"missing": None}), (None, {"s": "&&x"}),
+]
 
 
 @pytest.fixture(scope="module")
@@ -54,22 +72,54 @@ def frame(spark: Any) -> Any:
     return spark_frame(spark, SCHEMA, [dict(zip(names, row, strict=True)) for row in ROWS])
 
 
-def _message(row: tuple[Any, ...]) -> dict[str, object]:
+def _message(row: tuple[Any, ...]) -> Message:
     *values, props = row
     names = [f.name for f in SCHEMA.fields][:-1]
-    return {**dict(props or {}), **dict(zip(names, values, strict=True))}
+    properties: dict[str, object] = dict(props or {})
+    fields: dict[str, object] = {}
+    for name, value in zip(names, values, strict=True):
+        _, _, field = name.partition(".")
+        if field:
+            fields[field] = value
+        else:
+            properties[name] = value
+    return Message(properties, fields)
 
 
 def test_native_filters_agree_with_the_evaluator(frame: Any) -> None:
-    filters = [msgfilter.compile(t, "amqp-sql") for t in NATIVE + FALLBACK]
-    filters.append(property_filter(application_properties={"s": "&p:a"}))  # type: ignore[arg-type]
+    filters: list[Any] = [msgfilter.compile(t, "amqp-sql") for t in NATIVE + FALLBACK]
     for f in filters[: len(NATIVE)]:
         assert ms.explain(f, frame).native, f.text
     for f in filters[len(NATIVE):]:
         assert not ms.explain(f, frame).native, f.text
-    # The native filters, in one select (the fallback UDF is the per-message evaluator's
-    # own code, checked with every dialect in test_spark_fallback.py).
-    run = filters[: len(NATIVE)]
+    # AMQP property filters are native too (backends/spark/amqp_properties.py).
+    props = [property_filter(properties=p, application_properties=a) for p, a in PROPERTIES]
+    assert all(ms.explain(f, frame).native for f in props)
+    assert not ms.explain(property_filter(application_properties={"a": 2**64 - 1}), frame).native
+    _agree(frame, filters[: len(NATIVE)] + props)
+
+
+def test_the_fallback_udf_reads_amqp_fields_on_kernels_and_row_by_row() -> None:
+    # What the UDF runs on each batch, without a Spark job: a struct array of the columns.
+    names = [f.name for f in SCHEMA.fields]
+    columns = list(zip(*ROWS, strict=True))
+    batch = pa.StructArray.from_arrays(
+        [pa.array(list(values)) if name != "properties" else
+         pa.array(list(values), pa.map_(pa.string(), pa.string()))
+         for name, values in zip(names, columns, strict=True)],
+        names=names,
+    )
+    messages = [_message(r) for r in ROWS]
+    assert message_dicts(batch)[0] == messages[0]
+    for text in ("h.priority * 2 > 9 AND p.subject <> 'B'", "p.subject LIKE 'or_ers%'",
+                 "h.priority = 4 OR a = 99999999999999999999"):
+        f = msgfilter.compile(text, "amqp-sql")
+        expected = [f.evaluate(m) for m in messages]
+        assert evaluate_batch(f, DEFAULT_LAYOUT, batch).to_pylist() == expected, text
+
+
+def _agree(frame: Any, run: list[Any]) -> None:
+    """Each filter's column over the frame is what the evaluator gives each row."""
     rows = frame.select(*[ms.to_column(f, frame).alias(f"c{i}") for i, f in
                           enumerate(run)]).collect()
     for index, f in enumerate(run):

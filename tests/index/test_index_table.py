@@ -7,6 +7,10 @@ from collections.abc import Hashable
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from index_generators import sql_selectors
 
 pa = pytest.importorskip("pyarrow")
 
@@ -310,10 +314,47 @@ def test_dense_codes(spread_out: int) -> None:
     """Combinations are numbered by counting (small codes) or by sorting (sparse ones);
     both give each position its combination and one position of each."""
     np = pytest.importorskip("numpy")
-    from msgfilter.index.table_candidates import _dense
+    from msgfilter.index.table_candidates import dense
 
     codes = np.array([7, 3, 7, 0, 3, 9, 9, 9], np.int64) * spread_out
-    first, inverse = _dense(codes)
+    first, inverse = dense(codes)
     assert sorted(set(inverse.tolist())) == list(range(4))
     assert (codes[first[inverse]] == codes).all()
     assert [codes[i] for i in first] == sorted({*codes.tolist()})
+
+
+# -- random subscriptions over typed columns: the clause look-up agrees with per-row match --
+
+_INTS = st.one_of(st.none(), st.sampled_from([5, 0, -5, 10, 3, 2**53 + 1, 2**31]))
+_FLOATS = st.one_of(st.none(), st.sampled_from(
+    [5.0, -0.0, 0.0, 3.5, 9.5, float("nan"), float("inf"), 1e300]))
+_TEXTS = st.one_of(st.none(), st.sampled_from(
+    ["eu", "EU", "", "ab", "abc", "abcd", "5", "x%", "true", "TagA", "\u0665", "a", "5.0"]))
+
+
+#: Bounds beside hashed atoms and alone, met exactly by the values above.
+_AT_BOUNDS = [
+    "c = 'eu' AND a BETWEEN 3 AND 5", "c LIKE 'ab%' AND b >= 3.5", "c = 'abc' AND b <= 9.5",
+    "a >= 5 AND b < 9.5", "a > -5 AND a <= 10", "c IS NOT NULL AND a >= 0",
+    "c <> 'eu' AND a < 10",
+]
+
+
+@pytest.mark.parametrize("dialect", ["jms", "rocketmq", "activemq"])
+@settings(max_examples=25, deadline=None)
+@given(data=st.data())
+def test_random_subscriptions_equal_per_row_match(dialect: str, data: st.DataObject) -> None:
+    texts = data.draw(st.lists(sql_selectors(dialect), min_size=1, max_size=12)) + _AT_BOUNDS
+    size = data.draw(st.integers(1, 40))
+    table = pa.table({
+        "a": pa.array(data.draw(st.lists(_INTS, min_size=size, max_size=size)), pa.int64()),
+        "b": pa.array(data.draw(st.lists(_FLOATS, min_size=size, max_size=size)), pa.float64()),
+        "c": pa.array(data.draw(st.lists(_TEXTS, min_size=size, max_size=size)), pa.string()),
+    })
+    idx = SubscriptionIndex(dialect=dialect)
+    for i, text in enumerate(texts):
+        try:
+            idx.add(i, text)
+        except msgfilter.FilterError:
+            continue
+    assert pairs_of(idx.match_table(table)) == per_row(idx, table, DEFAULT_LAYOUT), texts

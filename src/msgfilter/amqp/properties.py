@@ -48,7 +48,7 @@ _IDS = frozenset({"message_id", "correlation_id"})
 _FIELDS = _STRINGS | _SYMBOLS | _TIMES | _IDS | {"user_id", "group_sequence"}
 
 
-class _Affix:
+class Affix:
     """A `&p:` or `&s:` reference value."""
 
     __slots__ = ("prefix", "text")
@@ -57,7 +57,7 @@ class _Affix:
         self.prefix, self.text = prefix, text
 
     def __eq__(self, other: object) -> bool:
-        return (isinstance(other, _Affix) and self.prefix == other.prefix
+        return (isinstance(other, Affix) and self.prefix == other.prefix
                 and self.text == other.text)
 
     def __hash__(self) -> int:
@@ -77,9 +77,9 @@ class _Affix:
 def _modified(text: str, where: str) -> Any:
     """A string reference value with RabbitMQ's `&` modifiers read."""
     if text.startswith("&p:"):
-        return _Affix(True, text[3:].encode("utf-8"))
+        return Affix(True, text[3:].encode("utf-8"))
     if text.startswith("&s:"):
-        return _Affix(False, text[3:].encode("utf-8"))
+        return Affix(False, text[3:].encode("utf-8"))
     if text.startswith("&&"):
         return text[1:].encode("utf-8")
     if text.startswith("&"):
@@ -243,7 +243,7 @@ def _match(reference: Any, value: object) -> bool:
         return True
     if value is None:
         return False
-    if isinstance(reference, _Affix):
+    if isinstance(reference, Affix):
         return reference.matches(value)
     return amqp.eq(reference, value)
 

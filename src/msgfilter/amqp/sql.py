@@ -11,10 +11,10 @@ from ..backends.python import compile_function
 from ..errors import EvaluationFailure
 from ..filter import Filter
 from ..limits import DEFAULT_LIMITS, Limits
+from ..message import amqp_field_name
 from ..semantics import amqp
 from ..semantics.model import ValueModel
 from ..syntax import nodes as n
-from ..syntax.amqp_lexer import HEADER_FIELDS
 from ..syntax.amqp_parser import parse
 from ..syntax.amqp_unparse import unparse
 
@@ -120,7 +120,6 @@ def _reads(tree: n.Expr) -> frozenset[str]:
         if isinstance(node, n.Ident):
             names.add(node.name)
         elif isinstance(node, n.Field):
-            section = "header" if node.name in HEADER_FIELDS else "properties"
-            names.add(f"{section}.{node.name}")
+            names.add(amqp_field_name(node.name))
         stack.extend(n.children(node))
     return frozenset(names)

@@ -124,6 +124,12 @@ class Numbers(dict[str, float | None]):
         return x
 
 
+def read_number(name: str, value: object, number: Callable[[Any], float | None]) -> float | None:
+    """One value as `Numbers` reads it for the bound name `name` (marked or not)."""
+    read = _READERS.get(name[0])
+    return number(value) if read is None else read(value)
+
+
 class ClauseStore:
     """The clauses of one SQL value model's filters, and their look-up."""
 
@@ -257,12 +263,20 @@ class ClauseStore:
             self.ranges.hits(numbers, decided, verify)
         self.lookup.hits(values, numbers, decided, verify)
         for ident in self.unequal:
-            value = values.get(ident)
-            text = None if value is None else self._text(value)
-            struck = None if text is None else self.excluded.get((ident, text))
+            struck = self.struck(ident, values.get(ident))
             if struck:
                 _strike(decided, struck)
                 _strike(verify, struck)
+
+    def number_of(self, name: str, value: object) -> float | None:
+        """Where `value` (of the identifier the bound name `name` reads) sits among the
+        bounds on `name`, as a message's look-up reads it (None: nowhere)."""
+        return read_number(name, value, self._number)
+
+    def struck(self, ident: str, value: object) -> Counter[int] | None:
+        """The entries a message whose `ident` is `value` strikes out (`<>` of it)."""
+        text = None if value is None else self._text(value)
+        return None if text is None else self.excluded.get((ident, text))
 
     def keys(self, component: Component, values: Mapping[str, object]) -> list[object]:
         """The keys of a message's value for one component (empty: it cannot hit)."""

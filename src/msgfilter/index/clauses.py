@@ -16,7 +16,7 @@ A clause is `exact` when its atoms and bounds are the whole branch and each says
 what its conjunct says: a hit then proves the filter TRUE and the evaluator is skipped.
 Anything else a clause holds (NOT, `<>`, arithmetic, ...) leaves it inexact: a hit makes
 the filter a candidate, verified by its compiled `matches`. The key forms of values are
-`canonical`'s; the legacy single-probe plans (`keys`) still serve `match_table`.
+`canonical`'s; the per-conjunct rules of each model are `keys`'s.
 """
 
 from __future__ import annotations

@@ -2,8 +2,10 @@
 
 Rows are messages by the rules of `msgfilter.layout.Layout`, exactly as
 `msgfilter.arrow.messages` makes them. Candidates come per batch from the distinct
-values of each indexed identifier (`table_candidates`), never row by row. An entry the
-index decides alone gives its pairs directly; any other candidate filter is evaluated
+values of each indexed identifier, never row by row: from the same clause tables
+`match` reads, so every keyable conjunct prunes (`table_clauses`), and from the tag
+postings (`table_candidates`). A (row, entry) pair an exact clause or tag decides is a
+match directly; any other candidate filter is evaluated
 once per batch with the Arrow backend over its candidate rows (over the whole batch when
 most rows are candidates), and always-checked filters once over the whole batch. Only
 filters without an Arrow plan (activemq, Pulsar alltags), tiny candidate sets, and rows
@@ -21,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..layout import Layout
 from .entries import Entry
-from .store import SelectorStore, TagStore
+from .store import TagStore
 
 if TYPE_CHECKING:
     import numpy as np
@@ -30,8 +32,11 @@ if TYPE_CHECKING:
 
     from ..filter import Filter
     from ..semantics.model import ValueModel
+    from .clause_store import ClauseStore
+    from .table_clauses import Found
 
     Ints = NDArray[np.int64]
+    Bools = NDArray[np.bool_]
 
 #: What the index gives for one message: the entries that match it (the index decided
 #: them), and those whose filter must decide.
@@ -47,7 +52,7 @@ class IndexState:
     """What `match_table` reads of a `SubscriptionIndex` (under its lock)."""
 
     candidates: Candidates
-    stores: Mapping[ValueModel, SelectorStore]
+    stores: Mapping[ValueModel, ClauseStore]
     tags: TagStore
     entries: Mapping[int, Entry]
     everything: list[Entry]
@@ -83,7 +88,8 @@ def match_table(
     import pyarrow as pa
 
     from ..backends.arrow.columns import check_layout
-    from .table_candidates import lookup
+    from .table_candidates import tag_lookup
+    from .table_clauses import Found, store_pairs
 
     if not isinstance(table, pa.Table | pa.RecordBatch):
         raise TypeError(f"expected a pyarrow Table or RecordBatch, not {type(table).__name__}")
@@ -94,14 +100,17 @@ def match_table(
     length = table.num_rows
     batch = _Batch(table, layout, state.names, columnar_rows)
     tag_messages = batch.messages(np.arange(length)) if state.tags.pulsar else None
-    pairs = lookup(table, layout, state.stores, state.tags, tag_messages)
-    odd = pairs.odd
-    rows = np.concatenate(pairs.rows) if pairs.rows else np.zeros(0, np.int64)
-    numbers = np.concatenate(pairs.entries) if pairs.entries else np.zeros(0, np.int64)
+    found = tag_lookup(table, layout, state.tags, tag_messages)
+    odd = found.pairs.odd
+    pairs = Found([], [], [])
+    for store in state.stores.values():
+        store_pairs(found, store, odd, pairs)
+    for rows, numbers in zip(found.pairs.rows, found.pairs.entries, strict=True):
+        pairs.add(rows, numbers, _tags_exact(numbers, state.entries))
+    rows, numbers, exact = _by_entry(pairs)
     if odd.any():
         keep = ~odd[rows]
-        rows, numbers = rows[keep], numbers[keep]
-    rows, numbers = _by_entry(rows, numbers)
+        rows, numbers, exact = rows[keep], numbers[keep], exact[keep]
     matched: list[tuple[Ints, Entry]] = []
     to_verify: list[tuple[bytes, Ints, Entry]] = []
     bounds = np.flatnonzero(np.diff(numbers)) + 1 if len(numbers) else np.zeros(0, np.int64)
@@ -111,13 +120,11 @@ def match_table(
         if start == stop:
             continue
         entry = state.entries[int(numbers[start])]
-        at = rows[start:stop]
-        if entry.plan is None or len(entry.plan.probes) > 1:
-            # Only an entry with several probes can be found twice for one row.
-            at = _distinct(at)
-        if entry.exact:
-            matched.append((at, entry))
-        else:
+        at, sure = rows[start:stop], exact[start:stop]
+        if sure.any():
+            matched.append((at[sure], entry))
+            at = at[~sure]
+        if len(at):
             to_verify.append((at.tobytes(), at, entry))
     # Filters found by one posting have the same candidate rows (`amount > x AND
     # region = 'r1'` for many x): taken from the batch once, one after the other.
@@ -135,28 +142,30 @@ def match_table(
     return _pairs(matched, state.keys, ktype)
 
 
-def _by_entry(rows: Ints, numbers: Ints) -> tuple[Ints, Ints]:
-    """The pairs grouped by entry (a stable sort: in the order found within an entry)."""
+def _by_entry(pairs: Found) -> tuple[Ints, Ints, Bools]:
+    """The pairs (rows, entries, exact) grouped by entry, each (entry, row) once: exact
+    when any of its pairs is."""
     import numpy as np
 
-    if not len(rows):
-        return rows, numbers
-    if int(numbers.max()) < 2**16:
-        # numpy sorts 16-bit keys by radix: linear in the pairs.
-        order = np.argsort(numbers.astype(np.uint16), kind="stable")
-    else:
-        order = np.argsort(numbers, kind="stable")
-    return rows[order], numbers[order]
+    if not pairs.rows:
+        empty = np.zeros(0, np.int64)
+        return empty, empty, np.zeros(0, bool)
+    rows, numbers = np.concatenate(pairs.rows), np.concatenate(pairs.entries)
+    exact = np.concatenate(pairs.exact)
+    order = np.lexsort((~exact, rows, numbers))  # by entry, row, the exact pair first
+    rows, numbers, exact = rows[order], numbers[order], exact[order]
+    first = np.ones(len(rows), bool)
+    first[1:] = (rows[1:] != rows[:-1]) | (numbers[1:] != numbers[:-1])
+    return rows[first], numbers[first], exact[first]
 
 
-def _distinct(rows: Ints) -> Ints:
-    """`rows` sorted, each once (np.unique hashes, which is slower on large arrays)."""
+def _tags_exact(numbers: Ints, entries: Mapping[int, Entry]) -> Bools:
+    """Whether a tag hit decides each entry alone."""
     import numpy as np
 
-    rows = np.sort(rows)
-    keep = np.ones(len(rows), bool)
-    keep[1:] = rows[1:] != rows[:-1]
-    return rows[keep]
+    distinct, inverse = np.unique(numbers, return_inverse=True)
+    exact = np.array([entries[int(n)].clauses.tags_exact for n in distinct.tolist()], bool)
+    return exact[inverse]
 
 
 class _Batch:
@@ -303,12 +312,19 @@ def _pairs(matched: list[tuple[Ints, Entry]], keys: list[Hashable], ktype: pa.Da
 def row_messages(table: Any, layout: Layout, names: frozenset[str] | None) -> list[Any]:
     """Each row as the message `msgfilter.arrow.messages` gives, as a plain dict: the
     properties, then `TAGS` and `KEYS` where the row has no property of that name (what a
-    `Message`'s view holds, read through the filters' fast path)."""
+    `Message`'s view holds, read through the filters' fast path); a `Message` where the
+    table has columns of AMQP fields (its headers)."""
     from ..backends.arrow import message_rows
+    from ..backends.arrow import row_messages as full_messages
     from ..message import KEYS_PROPERTY, TAGS_PROPERTY
 
+    fields = layout.field_columns(table.schema.names)
+    if any(names is None or column in names for column, _ in fields):
+        # AMQP fields are a message's headers: no plain dict holds them.
+        return full_messages(table, layout, names)
+    rows = message_rows(table, layout, names)
     out: list[Any] = []
-    for properties, tag, keys in message_rows(table, layout, names):
+    for properties, tag, keys in rows:
         if tag is not None:
             properties.setdefault(TAGS_PROPERTY, tag)
         if keys:

@@ -11,7 +11,6 @@ from ..filter import Filter
 from ..selector import SelectorFilter
 from ..shapes.cache import template_of
 from .clauses import ClausePlan
-from .keys import Plan
 
 
 @dataclass(slots=True, eq=False)
@@ -28,10 +27,6 @@ class Entry:
     members: tuple[int, ...] = ()
     #: `filter.matches`, one attribute away for the hot loop.
     matches: Callable[[Any], bool] = field(init=False)
-    #: The single-probe plan `match_table` reads (`keys.plan`), made when first needed,
-    #: and `plan.exact` beside it.
-    plan: Plan | None = None
-    exact: bool = False
 
     def __post_init__(self) -> None:
         self.matches = self.filter.matches

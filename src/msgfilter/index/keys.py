@@ -6,9 +6,8 @@ when one of them hits: a conjunct that must be TRUE for the whole selector to be
 (NULL or an absent property never makes these TRUE), or, for an OR, a probe from every
 branch. `exact` says that a hit alone proves the filter TRUE, so the evaluator is skipped.
 
-Two users: the per-conjunct rules of each model (`Planner.condition`, `why`), which the
-clause plans of `clauses` are made from, and the single-probe `plan`, which only
-`match_table`'s postings (`legacy`) still file filters by.
+The per-conjunct rules of each model (`Planner.condition`, `why`) are what the clause
+plans of `clauses` are made from; the tag probes are what `store.TagStore` files.
 """
 
 from __future__ import annotations
@@ -17,12 +16,9 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from ..filter import Filter
-from ..selector import SelectorFilter
 from ..semantics import artemis, qpid
-from ..semantics.model import JAVA_TYPED, ValueModel
+from ..semantics.model import ValueModel
 from ..syntax import nodes as n
-from ..tags import PulsarTagFilter, RocketMQTagFilter
 from . import canonical as c
 
 _FLIP = {"=": "=", "<": ">", "<=": ">=", ">": "<", ">=": "<="}
@@ -89,22 +85,6 @@ class AnyTag:
 Probe = Eq | Compound | Prefix | Range | Present | Tag | AnyTag
 
 
-@dataclass(frozen=True, slots=True)
-class Plan:
-    """How one filter is found: `probes` (any hit makes it a candidate), or everything
-    (`everything`: no probe; the filter is checked for every message, or with `exact`
-    matches every message), or nothing at all (`never`)."""
-
-    probes: tuple[Probe, ...] = ()
-    exact: bool = False
-    everything: bool = False
-    never: bool = False
-    #: Why the filter is checked for every message (for explain()).
-    reason: str = ""
-    #: What the probes are, for explain(): "equality", "IN", "range", ...
-    structure: str = ""
-
-
 #: How likely a message is to hit some probes (lower: more selective); the index gives
 #: one from what it holds, so that `tenant IN (...)` beats `type = 'k'` when there are
 #: many more tenants than types.
@@ -115,52 +95,6 @@ def static_estimate(probes: tuple[Probe, ...]) -> float:
     """A guess without statistics: by the kind of probe."""
     guess = {Compound: 0.01, Eq: 0.1, Prefix: 0.2, Range: 0.3, Present: 0.9}
     return sum(guess.get(type(p), 0.5) for p in probes)
-
-
-def plan(f: Filter, estimate: Estimate = static_estimate) -> Plan:
-    """The plan of a compiled filter."""
-    if isinstance(f, RocketMQTagFilter):
-        return _rocketmq_tags(f)
-    if isinstance(f, PulsarTagFilter):
-        return _pulsar_tags(f)
-    if not isinstance(f, SelectorFilter):
-        return Plan(everything=True, reason="not a selector or tag filter")
-    if f.tree is None:
-        return Plan(everything=True, exact=True, reason="empty selector (matches every message)")
-    if f.model in JAVA_TYPED and f.convert_strings:
-        return Plan(everything=True, reason=f"{f.model.value} convert_string_expressions")
-    kind = PLANNERS.get(f.model)
-    planner = None if kind is None else kind(f.model, estimate)
-    if planner is None:
-        return Plan(everything=True, reason=f"{f.model.value}: no index rules")
-    found = planner.condition(f.tree)
-    if found is None:
-        return Plan(everything=True, reason=planner.why(f.tree))
-    probes, exact, structure = found
-    # A probe named twice (`a IN ('x', 'x')`) is filed once.
-    return Plan(probes=tuple(dict.fromkeys(probes)), exact=exact, structure=structure)
-
-
-def _rocketmq_tags(f: RocketMQTagFilter) -> Plan:
-    if f.subscribe_all:
-        return Plan(everything=True, exact=True, reason="rocketmq-tag '*' (every message)")
-    if not f.tags:
-        return Plan(never=True, reason="rocketmq-tag with no tag (no message)")
-    return Plan(probes=tuple(Tag(t) for t in f.ordered_tags), exact=True, structure="tag set")
-
-
-def _pulsar_tags(f: PulsarTagFilter) -> Plan:
-    if not f.any_tags and not f.all_tags:
-        return Plan(everything=True, exact=True, reason="pulsar-tag without tags (every message)")
-    if f.all_tags:
-        # Every alltag value must be a message tag: one of them keys the filter.
-        first = f.ordered_all_tags[0]
-        exact = len(f.all_tags) == 1 and (not f.any_tags or first in f.any_tags)
-        return Plan(probes=(AnyTag(first),), exact=exact, structure="pulsar alltag")
-    return Plan(
-        probes=tuple(AnyTag(t) for t in f.ordered_any_tags), exact=True,
-        structure="pulsar anytag",
-    )
 
 
 # -- selectors ---------------------------------------------------------------------------

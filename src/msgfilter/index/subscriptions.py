@@ -18,7 +18,6 @@ from .clauses import ClausePlan, plan_clauses
 from .columnar import IndexState, match_table
 from .entries import Entry, Shared
 from .explain import explain
-from .legacy import TablePostings
 from .store import TagStore, view_of
 
 if TYPE_CHECKING:
@@ -49,7 +48,6 @@ class SubscriptionIndex:
         self._stores: dict[ValueModel, ClauseStore] = {}
         self._tags = TagStore()
         self._members = 0
-        self._table: TablePostings | None = None     # made by the first match_table
         self._everything: dict[int, Entry] = {}      # no probe: checked per message
         self._matches_all: dict[int, Entry] = {}     # no probe, exact: every message
 
@@ -116,8 +114,6 @@ class SubscriptionIndex:
         self._entries[entry.number] = entry
         self._by_filter[entry.shared] = entry
         self._by_text[entry.text_key] = entry
-        if self._table is not None:
-            self._table.attach(entry)
         p = entry.clauses
         if p.never:
             return
@@ -147,8 +143,6 @@ class SubscriptionIndex:
         del self._entries[entry.number]
         del self._by_filter[entry.shared]
         del self._by_text[entry.text_key]
-        if self._table is not None:
-            self._table.detach(entry)
         p = entry.clauses
         self._everything.pop(entry.number, None)
         self._matches_all.pop(entry.number, None)
@@ -215,14 +209,10 @@ class SubscriptionIndex:
             return match_table(table, layout, self._table_state())
 
     def _table_state(self) -> IndexState:
-        """What `match_table` reads (with the lock held): the single-probe postings,
-        made on first use and kept in step after."""
-        if self._table is None:
-            self._table = TablePostings(list(self._entries.values()))
-        table = self._table
+        """What `match_table` reads (with the lock held): the tables `match` reads."""
         return IndexState(
-            self._entry_candidates, table.stores, self._tags, self._entries,
-            list(table.everything.values()), list(table.matches_all.values()),
+            self._entry_candidates, self._stores, self._tags, self._entries,
+            list(self._everything.values()), list(self._matches_all.values()),
             list(self._keys), self._names(),
         )
 

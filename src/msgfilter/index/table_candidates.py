@@ -1,25 +1,22 @@
-"""Candidate (row, entry) pairs of a whole Arrow batch, from its distinct values.
+"""An Arrow batch read for candidate look-ups, and the candidate pairs of its tags.
 
-Each identifier the postings hold is read where `msgfilter.layout` says (the Arrow
-backend's readers) and dictionary-encoded per selector kind; each DISTINCT value is looked
-up once, by the per-message look-up itself (`SelectorStore.candidates` over a one-value
-view), so keys follow exactly the canonical forms a message's lookup uses. The hits of a
-value are then spread over the rows holding it with numpy. Chained equalities
-(`Compound`) are looked up once per distinct combination of their identifiers' values.
+Each identifier is read where `msgfilter.layout` says (the Arrow backend's readers) and
+dictionary-encoded per selector kind (`Lookup.column`), so each DISTINCT value is looked
+up once, by the per-message rules themselves (the clause tables: `table_clauses`; the tag
+postings: here), and its hits are spread over the rows holding it with numpy (`spread`).
 Rows whose value has no selector type (`Opaque`) are left to the caller's per-row path.
 """
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable, Mapping
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 from itertools import chain
 from typing import TYPE_CHECKING, Any
 
 from ..layout import OTHER, Layout
 from ..message import TAGS_PROPERTY
-from ..semantics.model import ValueModel
-from .store import SelectorStore, TagStore
+from .store import TagStore
 
 if TYPE_CHECKING:
     import numpy as np
@@ -145,69 +142,6 @@ class Lookup:
         # The per-message look-up raised for this value: its rows take the per-row path.
         self.pairs.odd |= encoded.codes == code
 
-    def store(self, store: SelectorStore) -> None:
-        """Pairs from one value model's postings."""
-        import numpy as np
-
-        single = {*store.eq, *store.prefix, *store.ranges, *store.present}
-        row_ids = np.arange(self.data.num_rows, dtype=np.int64)
-        for name in store.idents:
-            if name not in single:
-                continue
-            encoded = self.column(name)
-            hits: list[tuple[int, Collection[int]]] = []
-            for code, value in enumerate(encoded.values):
-                found: list[Any] = []
-                try:
-                    store.candidates({name: value}, found)
-                except Exception:
-                    self._failed(encoded, code)
-                    continue
-                numbers = _union(found)
-                if numbers:
-                    hits.append((code, numbers))
-            self._add(encoded.codes, row_ids, hits)
-        for idents, postings in store.compound.items():
-            self._compound(store, idents, postings)
-
-    def _compound(
-        self, store: SelectorStore, idents: tuple[str, ...], postings: Mapping[object, set[int]]
-    ) -> None:
-        import numpy as np
-
-        columns = [self.column(name) for name in idents]
-        valid = np.ones(self.data.num_rows, bool)
-        for encoded in columns:
-            valid &= encoded.codes >= 0
-        row_ids = np.nonzero(valid)[0].astype(np.int64)
-        if not len(row_ids):
-            return
-        combined = columns[0].codes[row_ids]
-        for encoded in columns[1:]:
-            if int(combined.max()) + 1 >= 2**62 // max(len(encoded.values), 1):
-                combined = _dense(combined)[1]
-            combined = combined * len(encoded.values) + encoded.codes[row_ids]
-        first, inverse = _dense(combined)
-        mine = {id(p) for p in postings.values()}
-        hits: list[tuple[int, Collection[int]]] = []
-        for code, at in enumerate(first.tolist()):
-            row = int(row_ids[at])
-            view = {
-                name: encoded.values[encoded.codes[row]]
-                for name, encoded in zip(idents, columns, strict=True)
-            }
-            found: list[Any] = []
-            try:
-                store.candidates(view, found)
-            except Exception:
-                self.pairs.odd[row_ids[inverse == code]] = True
-                continue
-            # The view also hits other postings of these names: keep this table's only.
-            numbers = _union(p for p in found if id(p) in mine)
-            if numbers:
-                hits.append((code, numbers))
-        self._add(inverse, row_ids, hits)
-
     def rocketmq_tags(self, tags: TagStore) -> None:
         """Pairs from the RocketMQ tag postings, by the distinct values of `TAGS`."""
         import numpy as np
@@ -240,7 +174,7 @@ class Lookup:
             self.pairs.entries.append(np.asarray(entries, np.int64))
 
 
-def _dense(codes: Ints) -> tuple[Ints, Ints]:
+def dense(codes: Ints) -> tuple[Ints, Ints]:
     """(first, inverse): for each distinct code (ascending), the position of one
     occurrence, and each position's distinct code number. By sorting: numpy's hashing
     `unique` is many times slower on a million rows."""
@@ -275,18 +209,14 @@ def _union(found: Iterable[Collection[int]]) -> Collection[int]:
     return list(chain.from_iterable(listed))
 
 
-def lookup(
-    data: Any, layout: Layout, stores: Mapping[ValueModel, SelectorStore], tags: TagStore,
-    tag_messages: list[Any] | None,
-) -> Pairs:
-    """Every candidate (row, entry) pair of `data` (duplicates possible), and the rows
-    the per-row path must take. `tag_messages`: the rows as messages, when the tag
-    postings must be read row by row."""
+def tag_lookup(data: Any, layout: Layout, tags: TagStore,
+               tag_messages: list[Any] | None) -> Lookup:
+    """The batch's encodings, with every candidate (row, entry) pair of the tag postings
+    (duplicates possible) and the rows the per-row path must take. `tag_messages`: the
+    rows as messages, when the tag postings must be read row by row."""
     found = Lookup(data, layout)
-    for store in stores.values():
-        found.store(store)
     if tag_messages is not None:
         found.rows_of(tag_messages, tags)
     elif tags.rocketmq:
         found.rocketmq_tags(tags)
-    return found.pairs
+    return found

@@ -28,6 +28,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from ..errors import EvaluationFailure, FilterSyntaxError
+from ..layout import Opaque
 from ..message import Message, as_mapping
 from ..syntax import nodes as n
 from .like import LikePattern, Segment, compile_segments
@@ -53,6 +54,9 @@ def value_of(raw: object) -> Any:
 
 
 def _other_value(raw: object) -> Any:
+    if isinstance(raw, Opaque):
+        # A table's value of no selector type (msgfilter.layout): AMQP has its type.
+        return value_of(raw.value)
     if isinstance(raw, bool | int):
         return bool(raw) if isinstance(raw, bool) else int(raw)
     if isinstance(raw, float):
@@ -295,6 +299,8 @@ class LikeMatcher:
     text_match: Callable[[str], bool] | None
     head: bytes = b""
     tail: bytes = b""
+    #: The pattern between its `%`s (`_` as None): what a regex pattern matches.
+    segments: tuple[Segment, ...] = ()
 
     def __call__(self, value: object) -> bool | None:
         kind = self.kind
@@ -380,7 +386,11 @@ def compile_like(pattern: str, escape: str | None) -> LikeMatcher:
             "prefix" if not tail else "suffix" if not head else "both"
         )
         return LikeMatcher(kind, head, tail, None, head.encode(), tail.encode())
-    return LikeMatcher("regex", "", "", compile_segments(LikePattern(tuple(segments))))
+    pattern_segments = tuple(segments)
+    return LikeMatcher(
+        "regex", "", "", compile_segments(LikePattern(pattern_segments)),
+        segments=pattern_segments,
+    )
 
 
 def like(value: object, matcher: LikeMatcher) -> bool | None:

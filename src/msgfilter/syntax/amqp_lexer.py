@@ -18,6 +18,7 @@ import re
 from dataclasses import dataclass
 
 from ..errors import FilterLimitError, FilterSyntaxError
+from ..message import AMQP_HEADER_FIELDS, AMQP_PROPERTIES_FIELDS
 
 #: RabbitMQ's limits on one expression ([Filter-Expressions-v1.0 7.1]).
 MAX_LENGTH = 4096
@@ -184,12 +185,6 @@ def _word(text: str, i: int) -> Token:
     return Token("IDENT", word, i, end)
 
 
-#: The fields RabbitMQ 4.2 reads (`rabbit_amqp_util:section_field_name_to_atom`): of
-#: the header only `priority` (later versions add `durable`), and all thirteen
-#: properties fields, by their spec names with underscores.
-HEADER_FIELDS: frozenset[str] = frozenset({"priority"})
-PROPERTIES_FIELDS: frozenset[str] = frozenset({
-    "message_id", "user_id", "to", "subject", "reply_to", "correlation_id", "content_type",
-    "content_encoding", "absolute_expiry_time", "creation_time", "group_id",
-    "group_sequence", "reply_to_group_id",
-})
+#: The fields RabbitMQ 4.2 reads (their one home is `msgfilter.message`).
+HEADER_FIELDS: frozenset[str] = AMQP_HEADER_FIELDS
+PROPERTIES_FIELDS: frozenset[str] = AMQP_PROPERTIES_FIELDS

@@ -32,10 +32,10 @@ node class its table lacks, raise `Unsupported` and are evaluated row by row by 
 
 from __future__ import annotations
 
-from ...layout import DEFAULT_LAYOUT, Layout, LayoutError
+from ...layout import DEFAULT_LAYOUT, Layout, LayoutError, Opaque
 from .compiler import Unsupported
 from .plan import LOWERINGS, ROW_BY_ROW, Plan, compile_arrow
-from .rows import Opaque, message_rows, python_values
+from .rows import field_rows, message_rows, python_values, row_messages
 
 __all__ = [
     "DEFAULT_LAYOUT",
@@ -47,6 +47,8 @@ __all__ = [
     "Plan",
     "Unsupported",
     "compile_arrow",
+    "field_rows",
     "message_rows",
     "python_values",
+    "row_messages",
 ]

@@ -48,12 +48,9 @@ def decomposer(dtype: pa.DataType) -> Callable[[Datum], Parts]:
     # Encodings first: their values are those of the type they encode.
     if t.is_string_view(dtype):
         return lambda d: {STRING: pc.cast(d, pa.large_string())}
-    if t.is_dictionary(dtype):
-        inner = decomposer(dtype.value_type)
-        return lambda d: inner(pc.cast(d, dtype.value_type))
-    if t.is_run_end_encoded(dtype):
-        decoded = decomposer(dtype.value_type)
-        return lambda d: decoded(pc.run_end_decode(d))
+    found = decoded(dtype, decomposer)
+    if found is not None:
+        return found
     if t.is_union(dtype):
         return functools.partial(_union_parts, dtype)
     rule = conversion(dtype)
@@ -68,6 +65,20 @@ def decomposer(dtype: pa.DataType) -> Callable[[Datum], Parts]:
         target = PART_TYPES[kind]
         return lambda d: {kind: pc.cast(d, target)}
     return lambda d: {kind: d}
+
+
+def decoded(
+    dtype: pa.DataType, split: Callable[[pa.DataType], Callable[[Datum], Parts]]
+) -> Callable[[Datum], Parts] | None:
+    """For a dictionary or run-end encoded type: its values decoded, then split by
+    `split` as the type they encode; None for any other type."""
+    if pa.types.is_dictionary(dtype):
+        inner = split(dtype.value_type)
+        return lambda d: inner(pc.cast(d, dtype.value_type))
+    if pa.types.is_run_end_encoded(dtype):
+        values = split(dtype.value_type)
+        return lambda d: values(pc.run_end_decode(d))
+    return None
 
 
 def _other(datum: Datum) -> Parts:
@@ -137,8 +148,12 @@ def keys_joiner(column: str, dtype: pa.DataType) -> Callable[[Datum], Datum] | N
     raise tables.keys_type_error(column, str(dtype))
 
 
-def _column_reader(index: int, dtype: pa.DataType) -> Reader:
-    split = decomposer(dtype)
+#: An Arrow type -> the function splitting its columns into parts (`decomposer`).
+Splitter: TypeAlias = Callable[[pa.DataType], Callable[[Datum], Parts]]
+
+
+def _column_reader(index: int, dtype: pa.DataType, splitter: Splitter = decomposer) -> Reader:
+    split = splitter(dtype)
     return lambda data: split(data.column(index))
 
 
@@ -146,15 +161,21 @@ def _map_lookup(index: int, key: pa.Scalar, occurrence: str) -> Callable[[Any], 
     return lambda data: pc.map_lookup(data.column(index), key, occurrence)
 
 
-def resolver(name: str, schema: pa.Schema, layout: Layout) -> Reader:
-    """How the value of identifier `name` is read from tables of `schema`."""
+def resolver(
+    name: str, schema: pa.Schema, layout: Layout, splitter: Splitter = decomposer
+) -> Reader:
+    """How the value of identifier `name` is read from tables of `schema` (each type
+    split into parts by `splitter`)."""
     names = schema.names
     # The common case first, without building a Source: plans are built per schema.
     if tables.reads_column(name, names, layout):
         index = names.index(name)
-        return _column_reader(index, schema.field(index).type)
+        return _column_reader(index, schema.field(index).type, splitter)
     source = tables.resolve(name, names, layout)
-    from_map = None if source.map_column is None else _map_reader(name, schema, source.map_column)
+    from_map = (
+        None if source.map_column is None
+        else _map_reader(name, schema, source.map_column, splitter)
+    )
     if source.fallback_column is None:
         return from_map if from_map is not None else (lambda data: {})
     index = names.index(source.fallback_column)
@@ -165,7 +186,7 @@ def resolver(name: str, schema: pa.Schema, layout: Layout) -> Reader:
         split, join = decomposer(pa.large_string()), joiner
         read_fallback = lambda data: split(as_large_string(join(data.column(index))))  # noqa: E731
     else:
-        read_fallback = _column_reader(index, dtype)
+        read_fallback = _column_reader(index, dtype, splitter)
     if from_map is None or source.map_column is None:
         return read_fallback
     map_index = names.index(source.map_column)
@@ -182,13 +203,27 @@ def resolver(name: str, schema: pa.Schema, layout: Layout) -> Reader:
     return read_either
 
 
-def _map_reader(name: str, schema: pa.Schema, column: str) -> Reader:
+def field_reader(
+    field: str, schema: pa.Schema, layout: Layout, splitter: Splitter = decomposer
+) -> Reader | None:
+    """How AMQP field `field` is read from tables of `schema` (`tables.resolve_field`);
+    None where no column holds it."""
+    source = tables.resolve_field(field, schema.names, layout)
+    if source.column is None:
+        return None
+    index = schema.names.index(source.column)
+    return _column_reader(index, schema.field(index).type, splitter)
+
+
+def _map_reader(
+    name: str, schema: pa.Schema, column: str, splitter: Splitter = decomposer
+) -> Reader:
     index = schema.names.index(column)
     dtype = schema.field(index).type
     check_properties_type(column, dtype)
     key = pa.scalar(name, dtype.key_type)
     lookup = _map_lookup(index, key, "last")
-    split = decomposer(dtype.item_type)
+    split = splitter(dtype.item_type)
     return lambda data: split(lookup(data))
 
 

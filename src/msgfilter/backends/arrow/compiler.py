@@ -13,7 +13,7 @@ import pyarrow as pa
 from ...layout import Layout
 from ...syntax import nodes as n
 from ..between import between_rule
-from .columns import resolver
+from .columns import decomposer, resolver
 from .parts import Datum, Parts
 
 
@@ -22,13 +22,18 @@ class Unsupported(NotImplementedError):
 
 
 class Evaluation:
-    """The data of one evaluation and the identifier values already read from it."""
+    """The data of one evaluation, the identifier values already read from it, other
+    values computed once per evaluation (`once`), and the rows a kernel could not answer
+    exactly (`redo`: each a bool datum, TRUE for such a row), which the plan answers per
+    message."""
 
-    __slots__ = ("data", "values")
+    __slots__ = ("data", "once", "redo", "values")
 
     def __init__(self, data: Any) -> None:
         self.data = data
         self.values: dict[str, Parts] = {}
+        self.once: dict[object, Any] = {}
+        self.redo: list[Datum] = []
 
 
 #: A compiled node: what it computes over one evaluation (its value or condition; in a
@@ -54,6 +59,9 @@ class Lowering:
     combine: Callable[[bool, Sequence[Any]], Any]
     #: The compiled root condition -> a function giving the bool datum of the answer.
     finish: Callable[[Compiled], Callable[[Evaluation], Datum]]
+    #: An Arrow type -> the function splitting its columns into parts (map values
+    #: included): the layout's type table, unless the model reads types its own way.
+    split: Callable[[pa.DataType], Callable[[Datum], Parts]] = decomposer
 
 
 class Compiler:
@@ -85,7 +93,7 @@ class Compiler:
 
     def read(self, name: str) -> Callable[[Evaluation], Parts]:
         """The value of identifier `name`, read once per evaluation."""
-        reader = resolver(name, self.schema, self.layout)
+        reader = resolver(name, self.schema, self.layout, self.lowering.split)
 
         def read(ev: Evaluation) -> Parts:
             found = ev.values.get(name)

@@ -53,22 +53,24 @@ def _arith_value(c: Compiler, node: n.Arith) -> ValueFn:
 
 
 def _compare_cond(c: Compiler, node: n.Compare) -> CondFn:
-    left, right, op = c.value(node.left), c.value(node.right), node.op
-    return lambda ev: compare(op, left(ev), right(ev))
+    # Through the table's comparison: a table extending this one keeps the handler.
+    left, right, op, rule = c.value(node.left), c.value(node.right), node.op, c.lowering.compare
+    return lambda ev: rule(op, left(ev), right(ev))
 
 
-def _negated(negated: bool, cond: CondFn) -> CondFn:
+def negated(negated: bool, cond: CondFn) -> CondFn:
+    """`cond`, inverted for NOT IN / NOT LIKE."""
     return (lambda ev: pc.invert(cond(ev))) if negated else cond
 
 
 def _in_cond(c: Compiler, node: n.In) -> CondFn:
     operand, test = c.value(node.operand), in_test(node.items)
-    return _negated(node.negated, lambda ev: string_test(operand(ev), test))
+    return negated(node.negated, lambda ev: string_test(operand(ev), test))
 
 
 def _like_cond(c: Compiler, node: n.Like) -> CondFn:
     operand, test = c.value(node.operand), like_test(node.pattern, node.escape)
-    return _negated(node.negated, lambda ev: string_test(operand(ev), test))
+    return negated(node.negated, lambda ev: string_test(operand(ev), test))
 
 
 def _is_null_cond(c: Compiler, node: n.IsNull) -> CondFn:

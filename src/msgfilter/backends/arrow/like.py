@@ -11,7 +11,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from ...layout import STRING
-from ...semantics.like import parse_like
+from ...semantics.like import Segment, parse_like
 from .parts import NULL_BOOL, Datum, Parts, false_unless_null
 
 
@@ -36,11 +36,17 @@ def _regex_char(ch: str | None) -> str:
     return f"\\x{{{ord(ch):X}}}"
 
 
+def segment_regex(segment: Segment) -> str:
+    """One LIKE segment as RE2: `_` is `.` (one code point), each other character is
+    itself or `\\x{...}`, never syntax."""
+    return "".join(_regex_char(ch) for ch in segment)
+
+
 def like_regex(pattern: str, escape: str | None) -> str:
     """An RE2 regular expression matching exactly the strings the LIKE pattern matches
     (J36): anchored at each end without a `%`, `.` matching line breaks and one code
     point, each literal character written as `\\x{...}` so none is syntax."""
-    parts = ["".join(_regex_char(ch) for ch in seg) for seg in parse_like(pattern, escape).segments]
+    parts = [segment_regex(seg) for seg in parse_like(pattern, escape).segments]
     # A leading or trailing `%` is an unanchored end: RE2 searches faster than `\\A.*`.
     start, end = "\\A", "\\z"
     if len(parts) > 1 and not parts[0]:

@@ -3,6 +3,7 @@ table of the filter's value model."""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import Any, TypeAlias
 
@@ -11,10 +12,12 @@ import pyarrow as pa
 from ...layout import DEFAULT_LAYOUT, Layout
 from ...semantics.model import ValueModel
 from ...syntax import nodes as n
-from . import jms, rocketmq
+from ..python import compile_function
+from . import amqp, jms, rocketmq
 from .columns import check_layout
 from .compiler import Compiler, Evaluation, Lowering, Unsupported
 from .parts import TRUE, Datum
+from .rows import answer_marked
 
 Plan: TypeAlias = Callable[[Any], pa.BooleanArray]
 
@@ -22,6 +25,7 @@ Plan: TypeAlias = Callable[[Any], pa.BooleanArray]
 LOWERINGS: dict[ValueModel, Lowering] = {
     ValueModel.JMS: jms.LOWERING,
     ValueModel.ROCKETMQ: rocketmq.LOWERING,
+    ValueModel.AMQP: amqp.LOWERING,
 }
 
 #: The value models no table lowers, and why: their filters run row by row.
@@ -29,8 +33,8 @@ ROW_BY_ROW: dict[ValueModel, str] = {
     ValueModel.ACTIVEMQ: "ActiveMQ's Java types and conversion ladder have no kernels",
     ValueModel.QPID: "Qpid's Java types and conversion ladder have no kernels",
     ValueModel.ARTEMIS: "Artemis's Java types, conversion ladder and header names have no kernels",
-    ValueModel.AMQP: "amqp-sql has no kernels yet: RabbitMQ's orderings and binaries",
-    ValueModel.AMQP_PROPERTY: "a property filter is not a selector",
+    ValueModel.AMQP_PROPERTY: "a property filter is not a selector: backends/arrow/"
+    "amqp_properties.py lowers it",
     ValueModel.ROCKETMQ_TAG: "a tag filter is not a selector",
     ValueModel.PULSAR_TAG: "a tag filter is not a selector",
 }
@@ -82,7 +86,9 @@ def compile_arrow(
     entry per row: TRUE, FALSE or null (UNKNOWN). None is the empty selector (TRUE).
 
     Raises LayoutError when the table's properties column is not a map, and
-    Unsupported for a selector only the per-message backend can evaluate.
+    Unsupported for a selector only the per-message backend can evaluate. Rows a
+    kernel marks as beyond it (`Evaluation.redo`: amqp-sql's integers beyond a long,
+    its failing float arithmetic) are answered by the per-message evaluator.
     """
     check_layout(schema, layout)
     lowering = LOWERINGS.get(model)
@@ -93,8 +99,18 @@ def compile_arrow(
         return lambda data: pa.repeat(TRUE, data.num_rows)
     _check_texts(tree)
     cond = lowering.finish(Compiler(schema, layout, lowering).cond(tree))
+    checked = tree
+
+    @functools.cache
+    def evaluator() -> Callable[[Any], bool | None]:
+        # The per-message evaluator, for the rows a kernel marks: built on first need.
+        return compile_function(checked, model, "tri")[0]
 
     def plan(data: Any) -> pa.BooleanArray:
-        return _finish(cond(Evaluation(data)), data.num_rows)
+        ev = Evaluation(data)
+        result = _finish(cond(ev), data.num_rows)
+        if ev.redo:
+            result = answer_marked(result, ev.redo, data, layout, evaluator())
+        return result
 
     return plan

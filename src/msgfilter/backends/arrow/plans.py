@@ -3,8 +3,9 @@ built once and shared by `msgfilter.arrow`, the Spark fallback's Arrow UDFs and 
 index's `match_table`.
 
 `plan_of(f, schema, layout)` is the plan of a selector whose value model has a kernel
-table (`plan.LOWERINGS`) or of a tag filter (`tags.compile_tags`), and None for a filter
-no kernel evaluates (the caller runs it row by row).
+table (`plan.LOWERINGS`: amqp-sql's included), of a tag filter (`tags.compile_tags`) or
+of an AMQP property filter (`amqp_properties`), and None for a filter no kernel
+evaluates (the caller runs it row by row).
 """
 
 from __future__ import annotations
@@ -14,9 +15,12 @@ import threading
 import pyarrow as pa
 from cachetools import LRUCache
 
+from ...amqp.properties import PropertyFilter
+from ...amqp.sql import AmqpSqlFilter
 from ...filter import Filter
 from ...layout import Layout
 from ...selector import SelectorFilter
+from .amqp_properties import compile_properties
 from .compiler import Unsupported
 from .plan import LOWERINGS, Plan, compile_arrow
 from .tags import TAG_MODELS, compile_tags
@@ -53,8 +57,10 @@ def plan_of(f: Filter, schema: pa.Schema, layout: Layout) -> Plan | None:
     try:
         if f.model in TAG_MODELS:
             built = compile_tags(f, schema, layout)
-        elif f.model in LOWERINGS and isinstance(f, SelectorFilter):
+        elif f.model in LOWERINGS and isinstance(f, SelectorFilter | AmqpSqlFilter):
             built = compile_arrow(f.tree, f.model, schema, layout)
+        elif isinstance(f, PropertyFilter):
+            built = compile_properties(f, schema, layout)
     except Unsupported:
         built = None
     with _lock:

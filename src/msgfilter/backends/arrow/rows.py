@@ -1,26 +1,20 @@
 """Rows as the per-message backend sees them, for the row-by-row path and `messages()`:
 Python values of the selector types the plan gives each column, and each row's
-(properties, tag, keys) by the layout's rules."""
+(properties, tag, keys) and AMQP fields by the layout's rules."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from dataclasses import dataclass
+import functools
+from collections.abc import Callable, Iterable
 from typing import Any
 
 import pyarrow as pa
+import pyarrow.compute as pc
 
-from ...layout import DEFAULT_LAYOUT, OTHER, Layout
+from ...layout import DEFAULT_LAYOUT, OTHER, Layout, Opaque
+from ...message import Message
 from .columns import check_properties_type, decomposer, keys_joiner
 from .parts import Datum
-
-
-@dataclass(frozen=True, slots=True)
-class Opaque:
-    """A value of no selector type, as `messages()` shows it to the per-message
-    backend: unlike every value, NULL in arithmetic, FALSE as a condition (J21)."""
-
-    value: object
 
 
 def python_values(datum: Datum) -> list[object]:
@@ -88,3 +82,57 @@ def message_rows(
         texts = python_values(keys_datum if joiner is None else joiner(keys_datum))
         keys = [() if text is None else (text,) for text in texts]  # type: ignore[misc]
     return list(zip(rows, tags, keys, strict=True))
+
+
+def field_rows(
+    data: Any, layout: Layout = DEFAULT_LAYOUT, names: Iterable[str] | None = None
+) -> list[dict[str, object]] | None:
+    """Each row's AMQP header and properties fields by their spec names (a message's
+    `headers`), from the columns of their qualified names (`Layout`); None when the
+    table has no such column (of `names`, the qualified names wanted)."""
+    wanted = None if names is None else frozenset(names)
+    columns = [
+        (column, spec) for column, spec in layout.field_columns(data.schema.names)
+        if wanted is None or column in wanted
+    ]
+    if not columns:
+        return None
+    rows: list[dict[str, object]] = [{} for _ in range(data.num_rows)]
+    for column, spec in columns:
+        values = python_values(data.column(data.schema.names.index(column)))
+        for row, value in zip(rows, values, strict=True):
+            if value is not None:
+                row[spec] = value
+    return rows
+
+
+def row_messages(
+    data: Any, layout: Layout = DEFAULT_LAYOUT, names: Iterable[str] | None = None
+) -> list[Message]:
+    """Each row as the `Message` the per-message backend is given (properties, AMQP
+    fields as headers, tag, keys): `msgfilter.arrow.messages`."""
+    rows = message_rows(data, layout, names)
+    found = field_rows(data, layout, names)
+    fields: list[dict[str, object] | None] = [None] * len(rows) if found is None else [*found]
+    return [
+        Message(properties, headers, tags=tag, keys=keys)  # type: ignore[arg-type]
+        for (properties, tag, keys), headers in zip(rows, fields, strict=True)
+    ]
+
+
+def answer_marked(
+    result: pa.BooleanArray, marks: list[Datum], data: Any, layout: Layout,
+    evaluate: Callable[[Any], bool | None],
+) -> pa.BooleanArray:
+    """`result` with the rows `marks` flag (those a kernel could not answer exactly)
+    answered by `evaluate` (the per-message evaluator) on each row's message."""
+    mask = pc.fill_null(functools.reduce(pc.or_kleene, marks), False)
+    if isinstance(mask, pa.Scalar):
+        mask = pa.repeat(mask, data.num_rows)
+    elif isinstance(mask, pa.ChunkedArray):
+        mask = mask.combine_chunks()
+    if not pc.any(mask).as_py():
+        return result
+    rows = data.filter(mask)
+    answers = pa.array([evaluate(m) for m in row_messages(rows, layout)], pa.bool_())
+    return pc.replace_with_mask(result, mask, answers)

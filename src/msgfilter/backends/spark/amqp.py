@@ -5,11 +5,13 @@ Native: comparisons of application properties (columns and the properties map) a
 literals, by the operand kinds known while lowering: two strings compare as Spark's
 UTF-8 bytes (RabbitMQ's order), two numbers by value (a long column against a double
 literal through the literal's floor or ceiling, so exactly), unlike kinds are FALSE
-(`<>` TRUE), any NULL UNKNOWN; IN lists, LIKE patterns RabbitMQ matches bytewise (no `_`,
-at most one `%`), IS NULL, NOT, AND, OR. A double column's NaN and infinities read as
-NULL, as the per-message evaluator reads them. Everything else falls back: arithmetic
-(RabbitMQ's integers are unbounded), binaries, `UTC()`, header and properties fields,
-LIKE patterns RabbitMQ runs as regular expressions, and columns of other types."""
+(`<>` TRUE), any NULL UNKNOWN; header and properties fields from the columns of their
+qualified names (`header.priority`, `properties.subject`: msgfilter.layout; a missing
+priority is 4); IN lists, LIKE patterns RabbitMQ matches bytewise (no `_`, at most one
+`%`), IS NULL, NOT, AND, OR. A double column's NaN and infinities read as NULL, as the per-message
+evaluator reads them. Everything else falls back: arithmetic (RabbitMQ's integers are
+unbounded), binaries, `UTC()`, LIKE patterns RabbitMQ runs as regular expressions, and
+columns of other types."""
 
 from __future__ import annotations
 
@@ -23,13 +25,14 @@ from pyspark.sql import functions as F
 from pyspark.sql import types as T
 
 from ... import layout as tables
-from ...layout import BOOLEAN, DOUBLE, LONG, NULL, NUMERIC, STRING
+from ...layout import BOOLEAN, DOUBLE, KIND_NAMES, LONG, NULL, NUMERIC, STRING
+from ...message import amqp_field_name
 from ...semantics import amqp
 from ...syntax import nodes as n
 from .compiler import PARENT, Handler, Lowering, Table
 from .errors import Fallback
 from .schema import typed
-from .values import V, const, null_bool, truth, unless_null
+from .values import V, const, null, null_bool, truth, unless_null
 
 _LONG_MIN, _LONG_MAX = -(2**63), 2**63 - 1
 _INTEGRAL = (T.ByteType, T.ShortType, T.IntegerType, T.LongType)
@@ -40,7 +43,7 @@ _OPS = {
 _FLIP = {"=": "=", "<>": "<>", "<": ">", "<=": ">=", ">": "<", ">=": "<="}
 
 
-def _typed(col: Column, dtype: T.DataType) -> V:
+def typed_amqp(col: Column, dtype: T.DataType) -> V:
     """A column's values as RabbitMQ holds them, or Fallback for a type it has no native
     rule for."""
     if isinstance(dtype, _INTEGRAL):
@@ -86,7 +89,28 @@ def _ident(lw: Lowering, node: n.Ident, kids: list[V]) -> V:
     if source.fallback_column is not None:
         # The tag and keys columns are no AMQP application properties.
         raise Fallback(f"{node.name} reads the layout's tags or keys column")
-    return schema.resolve(node.name, _typed)
+    return schema.resolve(node.name, typed_amqp)
+
+
+def _field(lw: Lowering, node: n.Field, kids: list[V]) -> V:
+    name = node.name
+    found = lw.schema.resolve_field(name, typed_amqp)
+    qualified = amqp_field_name(name)
+    if name != "priority":
+        if found is None:
+            lw.schema.bindings[qualified] = "nothing: always NULL"
+            return null(NULL)
+        return found
+    # A message without a priority has RabbitMQ's default.
+    if found is None:
+        lw.schema.bindings[qualified] = f"nothing: always {amqp.DEFAULT_PRIORITY}"
+        return const(amqp.DEFAULT_PRIORITY)
+    if found.kind == NULL:
+        return const(amqp.DEFAULT_PRIORITY)
+    if found.kind != LONG:
+        raise Fallback(f"{qualified} is {KIND_NAMES[found.kind]} where present, a long where "
+                       "absent (RabbitMQ's default)")
+    return V(F.coalesce(found.col, F.lit(amqp.DEFAULT_PRIORITY).cast(T.LongType())), LONG)
 
 
 def _negate(lw: Lowering, node: n.Negate, kids: list[V]) -> V:
@@ -186,6 +210,7 @@ HANDLERS: dict[type[n.Node], Handler] = {
     **dict.fromkeys((n.StringLit, n.ExactLit, n.ApproxLit, n.BoolLit), _literal),
     n.BinaryLit: _binary,
     n.Ident: _ident,
+    n.Field: _field,
     n.Negate: _negate,
     n.Compare: _compare,
     n.InList: _in_list,
@@ -198,7 +223,6 @@ del HANDLERS[n.Between]
 UNSUPPORTED: dict[type[n.Node], str] = {
     n.Arith: "RabbitMQ's arithmetic (unbounded integers, `/` a float) runs in Python",
     n.Call: "UTC() is read per message",
-    n.Field: "AMQP header and properties fields are not read from columns yet",
 }
 
 TABLE = Table(HANDLERS, UNSUPPORTED, compare, _combine, condition)

@@ -21,7 +21,7 @@ from pyspark.sql import types as T
 
 from ...filter import Filter
 from ...layout import DEFAULT_LAYOUT, OTHER, Layout, join_keys, resolve
-from ...message import KEYS_PROPERTY, TAGS_PROPERTY
+from ...message import AMQP_FIELDS_BY_NAME, KEYS_PROPERTY, TAGS_PROPERTY, Message
 from ...selector import SelectorFilter
 from ...semantics.model import ValueModel
 from ...tags.pulsar import PulsarTagFilter
@@ -121,12 +121,13 @@ def evaluate_batch(f: Filter, layout: Layout, rows: Any) -> pa.Array:
     return pa.array([f.evaluate(m) for m in messages], pa.bool_())
 
 
-def message_dicts(rows: Any, layout: Layout = DEFAULT_LAYOUT) -> list[dict[str, object]]:
+def message_dicts(rows: Any, layout: Layout = DEFAULT_LAYOUT) -> list[Any]:
     """Each row of a struct array (fields named as the frame's columns) as the message
     mapping the layout describes: map entries, overridden by top-level columns, then
     TAGS and KEYS from the tags and keys columns where neither provides them.
 
-    Plain dicts (the per-message backend's fastest input); values of no selector type
+    Plain dicts (the per-message backend's fastest input), or `Message`s whose headers
+    are the AMQP fields where the batch has their columns; values of no selector type
     stay as pyarrow gives them (datetime, Decimal, bytes, list, ...), which every
     dialect treats as it treats `msgfilter.arrow.Opaque`.
     """
@@ -159,7 +160,16 @@ def message_dicts(rows: Any, layout: Layout = DEFAULT_LAYOUT) -> list[dict[str, 
         for message, value in zip(out, values, strict=True):
             if value is not None:
                 message.setdefault(name, value)
-    return out
+    fields = layout.field_columns(columns)
+    if not fields:
+        return out
+    # AMQP fields are the messages' headers (msgfilter.layout): no plain dict holds them.
+    heads: list[dict[str, object]] = [{} for _ in range(count)]
+    for column_name, spec in fields:
+        for head, value in zip(heads, columns[column_name].to_pylist(), strict=True):
+            if value is not None:
+                head[spec] = value
+    return [Message(props, head) for props, head in zip(out, heads, strict=True)]
 
 
 def _udf_inputs(f: Filter, schema: Schema) -> list[str]:
@@ -168,6 +178,7 @@ def _udf_inputs(f: Filter, schema: Schema) -> list[str]:
     own = [layout.properties_column, layout.tags_column, layout.keys_column]
     wanted = [c for c in own if c is not None and c in schema.fields]
     wanted.extend(name for name in schema.typed_names() if name in f.identifiers)
+    wanted.extend(c for c, _ in layout.field_columns(schema.names) if c in f.identifiers)
     return list(dict.fromkeys(wanted))
 
 
@@ -183,7 +194,9 @@ def _looked_up(f: Filter, schema: Schema) -> list[Column] | None:
     """The inputs of `f` as the values of its identifiers, looked up in Spark: a map
     travels to Python (converted to Arrow entry by entry) only for the TAGS / KEYS
     entries. None when a name could collide with the inputs' own names."""
-    if any(name.startswith("#") for name in f.identifiers):
+    if any(name.startswith("#") or name in AMQP_FIELDS_BY_NAME for name in f.identifiers):
+        # An AMQP field's name is also that of an application property (`[p.subject]`
+        # names one): both travel whole (`_udf_inputs`).
         return None
     props = schema.props[0] if schema.props is not None else None
     inputs: list[Column] = []

@@ -4,7 +4,7 @@ none does."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from pyspark.sql import Column
@@ -18,6 +18,7 @@ from ...selector import SelectorFilter
 from ...semantics.model import ValueModel
 from ...syntax import nodes as n
 from . import activemq, amqp, jms, rocketmq
+from .amqp_properties import lower_properties, property_texts
 from .compiler import Lowering, Table
 from .errors import Fallback
 from .fallback import udf_column
@@ -32,9 +33,18 @@ TABLES: dict[ValueModel, Table] = {
     ValueModel.AMQP: amqp.TABLE,
 }
 
-#: The value models with neither a table nor a tag lowering: their filters run whole in
-#: the per-message Arrow UDF.
-NOT_NATIVE: frozenset[ValueModel] = frozenset(ValueModel) - set(TABLES) - set(TAG_LOWERINGS)
+#: Value model -> (its lowering, the texts it compares) for the filters lowered whole,
+#: without a tree: the tag filters and AMQP property filters.
+FILTER_LOWERINGS: dict[
+    ValueModel, tuple[Callable[[Filter, Schema], Column], Callable[[Filter], Iterable[str]]]
+] = {
+    **{model: (lowering, tag_texts) for model, lowering in TAG_LOWERINGS.items()},
+    ValueModel.AMQP_PROPERTY: (lower_properties, property_texts),
+}
+
+#: The value models with neither a table nor a whole-filter lowering: their filters run
+#: whole in the per-message Arrow UDF.
+NOT_NATIVE: frozenset[ValueModel] = frozenset(ValueModel) - set(TABLES) - set(FILTER_LOWERINGS)
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -92,8 +102,8 @@ def _fallback_reason(f: Filter) -> str | None:
     if f.model in TABLES:
         tree = _tree(f)
         texts = () if tree is None else _tree_strings(tree)
-    elif f.model in TAG_LOWERINGS:
-        texts = tag_texts(f)
+    elif f.model in FILTER_LOWERINGS:
+        texts = FILTER_LOWERINGS[f.model][1](f)
     else:
         return f"the {f.dialect!r} dialect has no native Spark lowering yet"
     if not all(map(_spark_safe, texts)):
@@ -115,9 +125,9 @@ def _require_spark() -> None:
 def _native(f: Filter, schema: Schema) -> tuple[Column, list[tuple[str, str]]]:
     """The native Column and the parts of it that still run in Python; Fallback when
     the filter has no native form on this schema."""
-    tag_lowering = TAG_LOWERINGS.get(f.model)
-    if tag_lowering is not None:
-        return tag_lowering(f, schema), []
+    whole = FILTER_LOWERINGS.get(f.model)
+    if whole is not None:
+        return whole[0](f, schema), []
     tree = _tree(f)
     if tree is None:
         return F.lit(True), []

@@ -133,17 +133,28 @@ class Schema:
         """Top-level columns read as properties by their own name."""
         return self.layout.typed_columns(self.names)
 
+    def _column(self, name: str, typer: Typer) -> V:
+        dtype = self.fields[name]
+        if name in self.twins and not _case_sensitive():
+            raise LayoutError(
+                f"column {name!r} differs from another column only in letter case, and "
+                "Spark resolves names without case: set spark.sql.caseSensitive=true"
+            )
+        self.bindings[name] = f"column {name!r} ({type_name(dtype)})"
+        return typer(column_ref(name), dtype)
+
+    def resolve_field(self, field: str, typer: Typer = typed) -> V | None:
+        """AMQP field `field` (its spec name) from the column of its qualified name
+        (`tables.resolve_field`); None where no column holds it."""
+        source = tables.resolve_field(field, self.names, self.layout)
+        if source.column is None:
+            return None
+        return self._column(source.column, typer)
+
     def resolve(self, name: str, typer: Typer = typed) -> V:
         source = tables.resolve(name, self.names, self.layout)
         if source.column is not None:
-            dtype = self.fields[source.column]
-            if name in self.twins and not _case_sensitive():
-                raise LayoutError(
-                    f"column {name!r} differs from another column only in letter case, and "
-                    "Spark resolves names without case: set spark.sql.caseSensitive=true"
-                )
-            self.bindings[name] = f"column {name!r} ({type_name(dtype)})"
-            return typer(column_ref(name), dtype)
+            return self._column(name, typer)
         from_map: V | None = None
         if self.props is not None:
             column, mtype = self.props
