@@ -5,7 +5,11 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
+
+#: The subscriptions the routing tests route by (the sample users are shown).
+SAMPLE = Path(__file__).resolve().parents[1] / "samples" / "subscriptions.yaml"
 
 
 def run_main(module: Any, argv: Sequence[str]) -> int:

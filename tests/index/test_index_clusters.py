@@ -36,7 +36,7 @@ def _naive(subs: dict[Hashable, Filter], message: Any) -> frozenset[Hashable]:
 
 
 @pytest.mark.parametrize("dialect", DIALECTS)
-@settings(max_examples=20, deadline=None)
+@settings(max_examples=12, deadline=None)
 @given(data=st.data())
 def test_generated_groups_answer_as_the_naive_loop(dialect: str, data: st.DataObject) -> None:
     texts = data.draw(st.lists(sql_selectors(dialect), min_size=1, max_size=12))

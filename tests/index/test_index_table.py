@@ -341,7 +341,7 @@ _AT_BOUNDS = [
 
 
 @pytest.mark.parametrize("dialect", ["jms", "rocketmq", "activemq"])
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=15, deadline=None)
 @given(data=st.data())
 def test_random_subscriptions_equal_per_row_match(dialect: str, data: st.DataObject) -> None:
     texts = data.draw(st.lists(sql_selectors(dialect), min_size=1, max_size=12)) + _AT_BOUNDS

@@ -7,6 +7,7 @@ import json
 import subprocess
 import sys
 import textwrap
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -19,9 +20,7 @@ pytest.importorskip("yaml")
 import msgfilter  # noqa: E402
 from msgfilter.jobs import demo, route, route_input  # noqa: E402
 
-from route_runs import message_bytes, run_main  # noqa: E402
-
-SAMPLE = Path(__file__).resolve().parents[2] / "samples" / "subscriptions.yaml"
+from route_runs import SAMPLE, message_bytes, run_main  # noqa: E402
 
 
 def as_message(row: dict[str, Any]) -> msgfilter.Message:
@@ -31,20 +30,10 @@ def as_message(row: dict[str, Any]) -> msgfilter.Message:
     return msgfilter.Message(properties, tags=row["tags"])
 
 
-@pytest.fixture(scope="module")
-def archive(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    path = tmp_path_factory.mktemp("archive") / "archive.parquet"
-    assert run_main(demo, ["--rows", "3000", "--out", str(path), "--seed", "7"]) == 0
-    return path
-
-
 def test_route_writes_what_the_per_message_filters_match(
-    spark: Any, archive: Path, tmp_path: Path
+    sample_archive: Path, sample_route: Callable[[str], Path]
 ) -> None:
-    out = tmp_path / "route"
-    assert run_main(
-        route, ["--archive", str(archive), "--subscriptions", str(SAMPLE), "--out", str(out)]
-    ) == 0
+    archive, out = sample_archive, sample_route("auto")
     report = json.loads((out / "report.json").read_text())
     assert (out / "report.txt").read_text().startswith("msgfilter route: 3,000 messages")
     assert (out / "report.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
@@ -78,16 +67,18 @@ def test_route_writes_what_the_per_message_filters_match(
     )
 
 
-def test_route_reads_json_lines_like_parquet(spark: Any, tmp_path: Path) -> None:
-    jsonl, parquet = tmp_path / "a.jsonl", tmp_path / "a.parquet"
-    for path in (jsonl, parquet):
-        assert run_main(demo, ["--rows", "400", "--out", str(path), "--seed", "3"]) == 0
-    reports = []
-    for path in (jsonl, parquet):
-        out = tmp_path / f"out-{path.suffix[1:]}"
-        args = ["--archive", str(path), "--subscriptions", str(SAMPLE), "--out", str(out)]
-        assert run_main(route, args) == 0
-        reports.append(json.loads((out / "report.json").read_text()))
+def test_route_reads_json_lines_like_parquet(
+    sample_archive: Path, sample_route: Callable[[str], Path], tmp_path: Path
+) -> None:
+    # The same messages as the shared Parquet archive (the demo data of the same seed),
+    # in JSON Lines.
+    jsonl = tmp_path / "a.jsonl"
+    assert run_main(demo, ["--rows", "3000", "--out", str(jsonl), "--seed", "7"]) == 0
+    assert pq.read_table(sample_archive).equals(demo.demo_table(3000, seed=7))
+    out = tmp_path / "out-jsonl"
+    args = ["--archive", str(jsonl), "--subscriptions", str(SAMPLE), "--out", str(out)]
+    assert run_main(route, args) == 0
+    reports = [json.loads((o / "report.json").read_text()) for o in (out, sample_route("auto"))]
     numbers = [
         [(d["name"], d["messages"], d["bytes"]) for d in r["deliveries"]] for r in reports
     ]

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import struct
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -23,9 +24,7 @@ from msgfilter.jobs import demo, route, route_index, route_input, subscriptions 
 from msgfilter.jobs.report import Delivery, RouteReport, write_report  # noqa: E402
 from msgfilter.layout import DEFAULT_LAYOUT  # noqa: E402
 
-from route_runs import message_bytes, run_main  # noqa: E402
-
-SAMPLE = Path(__file__).resolve().parents[2] / "samples" / "subscriptions.yaml"
+from route_runs import SAMPLE, message_bytes, run_main  # noqa: E402
 
 
 def run_route(argv: list[str]) -> int:
@@ -38,11 +37,9 @@ def as_message(row: dict[str, Any]) -> msgfilter.Message:
     return msgfilter.Message(properties, tags=row["tags"])
 
 
-@pytest.fixture(scope="module")
-def archive(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    path = tmp_path_factory.mktemp("archive") / "archive.parquet"
-    demo.write(demo.demo_table(2500, seed=5), path)
-    return path
+@pytest.fixture
+def archive(sample_archive: Path) -> Path:
+    return sample_archive
 
 
 def written_ids(folder: Path) -> list[str]:
@@ -51,15 +48,11 @@ def written_ids(folder: Path) -> list[str]:
 
 
 def test_the_index_plan_routes_like_the_filters_and_the_native_plan(
-    spark: Any, archive: Path, tmp_path: Path
+    spark: Any, archive: Path, sample_route: Callable[[str], Path]
 ) -> None:
-    reports = {}
-    for plan in ("index", "native"):
-        out = tmp_path / plan
-        args = ["--archive", str(archive), "--subscriptions", str(SAMPLE), "--out", str(out),
-                "--plan", plan]
-        assert run_route(args) == 0
-        reports[plan] = json.loads((out / "report.json").read_text())
+    # The native plan is the one `auto` picks for the sample's 8 subscriptions.
+    outs = {"index": sample_route("index"), "native": sample_route("auto")}
+    reports = {plan: json.loads((out / "report.json").read_text()) for plan, out in outs.items()}
     assert reports["index"]["plan"] == "index" and reports["native"]["plan"] == "native"
     assert reports["index"]["plan_reason"] == "--plan index"
     rows = pq.read_table(archive).to_pylist()
@@ -75,13 +68,13 @@ def test_the_index_plan_routes_like_the_filters_and_the_native_plan(
             assert delivery["name"] == sub.name
             assert delivery["messages"] == len(hits), (plan, sub.name)
             assert delivery["bytes"] == sum(sizes[i] for i in hits), (plan, sub.name)
-            folder = tmp_path / plan / "messages" / f"subscription={sub.name}"
+            folder = outs[plan] / "messages" / f"subscription={sub.name}"
             assert written_ids(folder) == want, (plan, sub.name)
         assert reports["index"]["deliveries"][number]["runs"] == "index"
     for key in ("published_messages", "published_bytes", "totals"):
         assert reports["index"][key] == reports["native"][key]
     # One file per subscription that receives anything; no staging left behind.
-    index_out = tmp_path / "index"
+    index_out = outs["index"]
     files = sorted(p.relative_to(index_out) for p in index_out.rglob("*.parquet"))
     assert len(files) == sum(1 for d in reports["index"]["deliveries"] if d["messages"])
     assert not list(index_out.glob("_staging-*"))

@@ -112,31 +112,37 @@ def test_a_selector_the_wire_cannot_carry(driver):  # type: ignore[no-untyped-de
 
 
 def test_a_campaign_agrees_with_activemq(driver):  # type: ignore[no-untyped-def]
-    # 100 selectors: generating them is most of this test's time (Hypothesis draws 10 to
-    # 30 cases a second on a shared two-core machine); the broker answers a batch of 50
-    # in a fraction of a second. `msgfilter fuzz-broker` runs the 1 000 of docs/fuzzing.md.
-    cases = generate_cases(100, 20261127, identifiers=NAMES, types=TYPES)
-    assert len(cases) == 100
-    result = run_campaign(driver, "activemq", cases, batch_size=50)
+    # 300 selectors in 10 to 15 s on a shared two-core machine: Hypothesis draws some 70
+    # cases a second, and the broker answers a batch of 100 in well under a second.
+    # `msgfilter fuzz-broker` runs the 1 000 of docs/fuzzing.md.
+    cases = generate_cases(300, 20261127, identifiers=NAMES, types=TYPES)
+    assert len(cases) == 300
+    result = run_campaign(driver, "activemq", cases, batch_size=100)
     assert result.disagreements == {}, result.shrunk
-    assert result.agreements == result.cases > 100
+    assert result.agreements == result.cases > 300
     # Every outcome happened, so each was compared.
     assert set(result.outcomes) == {DELIVERED, NOT_DELIVERED, REFUSED, SEND_FAILED}
 
 
 def test_disagreements_are_shrunk_and_reported(activemq, tmp_path: Path, capsys):  # type: ignore[no-untyped-def]
     # Without ActiveMQ's prefix msgfilter does not convert strings: `a = 5` on '5'
-    # disagrees, and so does the native dialect, so it is no documented departure.
+    # disagrees, and so does the native dialect, so it is no documented departure. Few
+    # random selectors show it (a comparison of `a` whose answer decides the selector's):
+    # a few seeds are tried, as the cases a seed gives also depend on the Hypothesis
+    # constants of the modules this process has loaded.
     report = tmp_path / "report.json"
     address = f"127.0.0.1:{activemq.stomp_port}"
-    status = main(["fuzz-broker", "--stomp", address, "--selectors", "40", "--seed", "7",
-                   "--identifiers", "a", "--types", "long", "--selector-prefix", "",
-                   "--max-shrunk", "3", "--report", str(report)])
-    out = capsys.readouterr().out
+    for seed in range(7, 13):
+        status = main(["fuzz-broker", "--stomp", address, "--selectors", "40", "--seed",
+                       str(seed), "--identifiers", "a", "--types", "long",
+                       "--selector-prefix", "", "--max-shrunk", "3", "--report", str(report)])
+        out = capsys.readouterr().out
+        if status != 0:
+            break
     assert status == 1, out
     assert "fuzz-broker: 40/40 selectors" in out
     data = json.loads(report.read_text())
-    assert data["seed"] == 7 and data["selectors"] == 40 and data["disagreements"]
+    assert data["seed"] == seed and data["selectors"] == 40 and data["disagreements"]
     shrunk = data["shrunk"][0]
     assert shrunk["msgfilter"] != shrunk["broker"]
     assert len(shrunk["selector"]) <= len(shrunk["original"]["selector"])

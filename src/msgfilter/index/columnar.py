@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ..layout import Layout
+from ..semantics.model import ValueModel
 from .entries import Entry
 from .store import TagStore
 
@@ -31,7 +32,6 @@ if TYPE_CHECKING:
     from numpy.typing import NDArray
 
     from ..filter import Filter
-    from ..semantics.model import ValueModel
     from .clause_store import ClauseStore
     from .table_clauses import Found
 
@@ -45,6 +45,9 @@ Candidates = Callable[[Any], tuple[Iterable[Entry], Iterable[Entry]]]
 #: From this many candidate rows on, a filter with an Arrow plan is evaluated with Arrow
 #: kernels (one plan call costs about as much as this many `matches` calls).
 COLUMNAR_ROWS = 32
+#: The same, per value model where a plan call costs much more: rocketmq's plans convert
+#: strings with Java's rules (a few ms a call, where `matches` takes a few µs a row).
+COLUMNAR_ROWS_BY_MODEL: dict[ValueModel, int] = {ValueModel.ROCKETMQ: 512}
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,7 +83,7 @@ def key_type(keys: list[Hashable]) -> pa.DataType:
 
 
 def match_table(
-    table: Any, layout: Layout, state: IndexState, columnar_rows: int = COLUMNAR_ROWS
+    table: Any, layout: Layout, state: IndexState, columnar_rows: int | None = None
 ) -> pa.Table:
     """The (row, key) table of `SubscriptionIndex.match_table` (the caller holds the
     index's lock)."""
@@ -129,6 +132,10 @@ def match_table(
     # Filters found by one posting have the same candidate rows (`amount > x AND
     # region = 'r1'` for many x): taken from the batch once, one after the other.
     to_verify.sort(key=lambda item: item[0])
+    # Pruned candidate sets are mostly small: their rows become messages in one pass.
+    small = [at for _, at, entry in to_verify if len(at) < batch.threshold(entry.filter)]
+    if small:
+        batch.prefetch(np.unique(np.concatenate(small)))
     for i, (shared, at, entry) in enumerate(to_verify):
         again = i + 1 < len(to_verify) and to_verify[i + 1][0] == shared
         matched.append((batch.verified(entry.filter, at, shared, again), entry))
@@ -172,7 +179,8 @@ class _Batch:
     """One batch and the ways of evaluating a filter over some of its rows."""
 
     def __init__(
-        self, table: Any, layout: Layout, names: frozenset[str] | None, columnar_rows: int
+        self, table: Any, layout: Layout, names: frozenset[str] | None,
+        columnar_rows: int | None,
     ) -> None:
         self.table = table
         self.layout = layout
@@ -180,11 +188,28 @@ class _Batch:
         self.columnar_rows = columnar_rows
         #: The rows last taken for several filters, by their bytes.
         self._taken: tuple[bytes, Any] = (b"", None)
+        #: Rows made messages ahead (`prefetch`), by row number.
+        self._messages: dict[int, Any] = {}
+
+    def threshold(self, f: Filter) -> int:
+        """From how many rows on `f` is evaluated with its Arrow plan."""
+        if self.columnar_rows is not None:
+            return self.columnar_rows
+        return COLUMNAR_ROWS_BY_MODEL.get(f.model, COLUMNAR_ROWS)
+
+    def prefetch(self, at: Ints) -> None:
+        """Make the rows `at` messages now, in one pass, for the `messages` calls after."""
+        self._messages.update(zip(at.tolist(), self.messages(at), strict=True))
 
     def messages(self, at: Ints) -> list[Any]:
         """The rows `at` as the messages the per-message backend takes (plain dicts)."""
         import pyarrow as pa
 
+        known = self._messages
+        if known and len(at) < len(known):
+            rows = at.tolist()
+            if all(row in known for row in rows):
+                return [known[row] for row in rows]
         if len(at) == self.table.num_rows:
             taken = self.table
         else:
@@ -198,7 +223,7 @@ class _Batch:
 
         if not len(at):
             return at
-        if len(at) >= self.columnar_rows:
+        if len(at) >= self.threshold(f):
             mask = self._arrow_mask(f, at, shared, keep)
             if mask is not None:
                 chosen: NDArray[np.bool_] = np.asarray(mask, bool)

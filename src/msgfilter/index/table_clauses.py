@@ -147,20 +147,29 @@ def _cluster_pairs(reader: _Reader, cluster: Cluster, found: Found) -> None:
     row_ids = np.flatnonzero(valid).astype(np.int64)
     if not len(row_ids):
         return
-    combos, inverse = _combinations(columns, row_ids)
+    first, inverse = _combinations(columns, row_ids)
+    # Per component, the code of its identifier's value in each combination.
     place = {ident: i for i, ident in enumerate(idents)}
+    codes = [columns[place[ident]].codes[first].tolist() for ident, _ in cluster.components]
     hits: list[list[tuple[int, int]]] = [[], []]  # (combo, entry): inexact, exact
     bounded: list[tuple[int, Bucket]] = []
-    for combo, codes in enumerate(combos):
-        lists = [per_code[codes[place[component[0]]]]
-                 for component, per_code in zip(cluster.components, keys, strict=True)]
-        for key in lists[0] if len(lists) == 1 else product(*lists):
-            bucket = cluster.buckets.get(key)
+    get = cluster.buckets.get
+    if len(keys) == 1:
+        per_code = keys[0]
+        found_keys: Any = ((combo, per_code[code]) for combo, code in enumerate(codes[0]))
+    else:
+        found_keys = (
+            (combo, product(*[per_code[code] for per_code, code in zip(keys, at, strict=True)]))
+            for combo, at in enumerate(zip(*codes, strict=True)))
+    for combo, combo_keys in found_keys:
+        for key in combo_keys:
+            bucket = get(key)
             if bucket is None:
                 continue
-            for exact, table in ((True, bucket.exact), (False, bucket.inexact)):
-                if table:
-                    hits[exact].extend((combo, entry) for entry in table)
+            if bucket.exact:
+                hits[1].extend((combo, entry) for entry in bucket.exact)
+            if bucket.inexact:
+                hits[0].extend((combo, entry) for entry in bucket.inexact)
             if bucket.members:
                 bounded.append((combo, bucket))
     for exact in (False, True):
@@ -172,11 +181,9 @@ def _cluster_pairs(reader: _Reader, cluster: Cluster, found: Found) -> None:
         _bucket_bounds(reader, cluster, bounded, inverse, row_ids, found)
 
 
-def _combinations(columns: Sequence[Encoded], row_ids: Ints) -> tuple[list[tuple[int, ...]], Ints]:
-    """The distinct combinations of the columns' codes over `row_ids` (as code tuples),
-    and each row's combination number."""
-    import numpy as np
-
+def _combinations(columns: Sequence[Encoded], row_ids: Ints) -> tuple[Ints, Ints]:
+    """The distinct combinations of the columns' codes over `row_ids`: one row of each
+    (a row number), and each of `row_ids`' combination number."""
     from .table_candidates import dense
 
     combined = columns[0].codes[row_ids]
@@ -186,9 +193,7 @@ def _combinations(columns: Sequence[Encoded], row_ids: Ints) -> tuple[list[tuple
             combined = dense(combined)[1]
         combined = combined * width + encoded.codes[row_ids]
     first, inverse = dense(combined)
-    at = row_ids[first]
-    codes = np.stack([encoded.codes[at] for encoded in columns], axis=1)
-    return [tuple(row) for row in codes.tolist()], inverse
+    return row_ids[first], inverse
 
 
 def _bucket_bounds(reader: _Reader, cluster: Cluster, bounded: list[tuple[int, Bucket]],

@@ -14,14 +14,17 @@ from .reference import (
     reference_filter,
     walk,
 )
-from .selector_texts import STRING_ALPHABET, check_dialect, selectors
+from .selector_texts import STRING_ALPHABET, check_dialect, selector_text
 from .vocabulary import (
+    BOOLEANS,
     DOUBLE_EDGES,
     LONG_EDGES,
     ODD_VALUES,
     VALUE_KINDS,
     Names,
     checked_names,
+    draw_from,
+    draw_index,
     name_pool,
 )
 
@@ -49,6 +52,44 @@ def _value_strategy(kind: str, surrogates: bool) -> st.SearchStrategy[object]:
     raise ValueError(f"unknown value kind {kind!r}; known: {', '.join(VALUE_KINDS)}")
 
 
+# Made once: a strategy made during a draw is validated again on each draw.
+_VALUES = {
+    (kind, surrogates): _value_strategy(kind, surrogates)
+    for kind in VALUE_KINDS for surrogates in (False, True)
+}
+
+
+def _message(
+    draw: st.DrawFn,
+    pool: tuple[str, ...],
+    types: Collection[str] | Mapping[str, str],
+    missing: bool,
+    surrogates: bool,
+    extra_values: Sequence[object] = (),
+) -> dict[str, object]:
+    """One message over the names of `pool` (drawn with the caller's `draw`)."""
+    typed = isinstance(types, Mapping)
+    # Kinds in VALUE_KINDS's order, whatever order the caller gave them in.
+    ordered = () if typed else sorted(types, key=VALUE_KINDS.index)
+    message: dict[str, object] = {}
+    for name in pool:
+        if missing and draw(BOOLEANS):
+            continue  # absent: NULL (J15)
+        kind = types.get(name, "null") if isinstance(types, Mapping) else draw_from(draw, ordered)
+        kinds = {kind} if typed else set(types)
+        # Values of the selector's literals, or of other names of this message (so that
+        # `a = b` meets equal values, NaN included), make its branches go every way.
+        candidates = [
+            v for v in (*extra_values, *message.values()) if _kind_of(v) in kinds
+        ]
+        use_candidate = draw(BOOLEANS)
+        if candidates and use_candidate:
+            message[name] = draw_from(draw, candidates)
+        else:
+            message[name] = draw(_VALUES[kind, surrogates])
+    return message
+
+
 @st.composite
 def _messages(
     draw: st.DrawFn,
@@ -56,29 +97,8 @@ def _messages(
     types: Collection[str] | Mapping[str, str],
     missing: bool,
     surrogates: bool,
-    extra_values: Sequence[object] = (),
 ) -> dict[str, object]:
-    pool = name_pool(draw, names)
-    message: dict[str, object] = {}
-    for name in pool:
-        if missing and draw(st.booleans()):
-            continue  # absent: NULL (J15)
-        if isinstance(types, Mapping):
-            kind = types.get(name, "null")
-        else:
-            kind = draw(st.sampled_from(sorted(types, key=VALUE_KINDS.index)))
-        kinds = {kind} if isinstance(types, Mapping) else set(types)
-        # Values of the selector's literals, or of other names of this message (so that
-        # `a = b` meets equal values, NaN included), make its branches go every way.
-        candidates = [
-            v for v in (*extra_values, *message.values()) if _kind_of(v) in kinds
-        ]
-        use_candidate = draw(st.booleans())
-        if candidates and use_candidate:
-            message[name] = draw(st.sampled_from(candidates))
-        else:
-            message[name] = draw(_value_strategy(kind, surrogates))
-    return message
+    return _message(draw, name_pool(draw, names), types, missing, surrogates)
 
 
 def _kind_of(value: object) -> str:
@@ -119,12 +139,12 @@ def _cases(
     max_messages: int,
 ) -> tuple[str, list[dict[str, object]]]:
     pool = name_pool(draw, names)
-    text = draw(selectors(dialect, max_depth=max_depth, identifiers=pool))
+    text = selector_text(draw, max_depth, pool)
     values = _interesting_values(text)
-    found = draw(
-        st.lists(_messages(pool, types, True, False, values), min_size=1, max_size=max_messages)
-    )
-    return text, found
+    # From 1 to max_messages, as many on average as `st.lists` would draw (a list strategy
+    # made here, for these values, would be validated again on each draw).
+    count = 1 + draw_index(draw, max_messages)
+    return text, [_message(draw, pool, types, True, False, values) for _ in range(count)]
 
 
 def _interesting_values(text: str) -> list[object]:

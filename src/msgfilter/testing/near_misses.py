@@ -6,7 +6,7 @@ from hypothesis import strategies as st
 
 from .. import dialects
 from .selector_texts import check_dialect, render, selector_tokens
-from .vocabulary import Names, checked_names
+from .vocabulary import Names, checked_names, draw_from, draw_index, name_pool
 
 _JUNK = (
     "!=", "==", "!", "&&", "||", '"x"', "#", "@", ";", "[", "]", "{", "}", "%", ":", "?",
@@ -23,10 +23,10 @@ _TYPOS = {"AND": "ANDD", "OR": "ORR", "NOT": "NOTT", "LIKE": "LIK", "BETWEEN": "
 def _mutated(
     draw: st.DrawFn, max_depth: int, names: Names
 ) -> str:
-    tokens = list(draw(selector_tokens(max_depth, names)))
-    position = draw(st.integers(0, len(tokens) - 1))
-    junk = draw(st.sampled_from(_JUNK))
-    kind = draw(st.integers(0, 9))
+    tokens = list(selector_tokens(draw, max_depth, name_pool(draw, names)))
+    position = draw_index(draw, len(tokens))
+    junk = draw_from(draw, _JUNK)
+    kind = draw_index(draw, 10)
     if kind == 0:
         del tokens[position]
     elif kind == 1:
@@ -41,7 +41,7 @@ def _mutated(
     elif kind == 5:
         tokens[position] = junk
     elif kind == 6:
-        tokens.insert(position, draw(st.sampled_from(("(", ")"))))
+        tokens.insert(position, draw_from(draw, ("(", ")")))
     elif kind == 7:
         replaced = {"=": "==", "<>": "!=", "<=": "=<", ">=": "=>"}
         tokens = [replaced.get(t, t) for t in tokens]
@@ -49,7 +49,7 @@ def _mutated(
         tokens = [_TYPOS.get(t, t) for t in tokens]
     else:
         text = " ".join(tokens)
-        at = draw(st.integers(0, len(text)))
+        at = draw_index(draw, len(text) + 1)
         return text[:at] + draw(st.characters()) + text[at:]
     return render(draw, tokens)
 

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -16,7 +17,7 @@ from .reference import (
     LONG_MAX,
     tokenize,
 )
-from .vocabulary import LONG_EDGES, Names, checked_names, name_pool
+from .vocabulary import BOOLEANS, LONG_EDGES, Names, checked_names, draw_index, name_pool
 
 # Grammar levels (J16), loosest first: an operand below the level a position needs is
 # parenthesised when printed.
@@ -42,9 +43,22 @@ def _quote(text: str) -> str:
 
 STRING_ALPHABET = st.one_of(
     st.sampled_from("ax %_'\\\n\t\"\x00"),
-    st.characters(codec="utf-8"),  # every code point but the lone surrogates
+    # Every code point but the lone surrogates (the set `codec="utf-8"` names, without
+    # the 15 s Hypothesis spends deriving that set from the codec in a fresh checkout).
+    st.characters(exclude_categories=["Cs"]),
 )
 _ESCAPES = ("\\", "!", "#", "%", "_", "x", "€", "😀", "'", "\t")
+
+# Every strategy a draw uses is made once, here: a strategy made during a draw is made
+# and validated again on each draw, which was most of the time a case took.
+_IN_ITEMS = st.text(STRING_ALPHABET, max_size=4)
+_PATTERN_TEXTS = st.text(STRING_ALPHABET, min_size=1, max_size=3)
+_STRING_LITERALS = st.text(STRING_ALPHABET, max_size=6)
+_EXACT_VALUES = st.one_of(
+    st.integers(0, 10), st.sampled_from([e for e in LONG_EDGES if e > 0]),
+    st.integers(0, LONG_MAX),
+)
+_DIGITS = st.text("0123456789", min_size=1, max_size=4)
 
 
 class _Selectors:
@@ -55,10 +69,10 @@ class _Selectors:
         self.names = names
 
     def pick(self, count: int) -> int:
-        return self.draw(st.integers(0, count - 1))
+        return draw_index(self.draw, count)
 
     def maybe(self) -> bool:
-        return self.draw(st.booleans())
+        return self.draw(BOOLEANS)
 
     def one(self, depth: int, leaves: list[Callable[[int], _Expr]],
             branches: list[Callable[[int], _Expr]]) -> _Expr:
@@ -164,7 +178,7 @@ class _Selectors:
         operand = self.bare_identifier(depth)  # J34: an identifier, maybe (x) or +x
         items: list[str] = []
         for _ in range(1 + self.pick(4)):
-            items += [",", _quote(self.draw(st.text(STRING_ALPHABET, max_size=4)))]
+            items += [",", _quote(self.draw(_IN_ITEMS))]
         words = ("NOT", "IN") if self.maybe() else ("IN",)
         return _Expr((*_at(operand, RELATIONAL), *words, "(", *items[1:], ")"), RELATIONAL)
 
@@ -193,7 +207,7 @@ class _Selectors:
                 # An escaped wildcard or escape character, or a dangling escape (J36).
                 parts.append(escape + ("%", "_", escape, "a", "")[self.pick(5)])
             else:
-                parts.append(self.draw(st.text(STRING_ALPHABET, min_size=1, max_size=3)))
+                parts.append(self.draw(_PATTERN_TEXTS))
         return "".join(parts)
 
     def is_null(self, depth: int) -> _Expr:
@@ -247,7 +261,7 @@ class _Selectors:
         )
 
     def string_literal(self, depth: int) -> _Expr:
-        return _Expr((_quote(self.draw(st.text(STRING_ALPHABET, max_size=6))),), PRIMARY)
+        return _Expr((_quote(self.draw(_STRING_LITERALS)),), PRIMARY)
 
     def concatenation(self, depth: int) -> _Expr:
         """J31: a string on the left of `+` appends the right operand's text."""
@@ -277,10 +291,7 @@ class _Selectors:
     # -- literals ---------------------------------------------------------------------
 
     def exact(self, depth: int) -> _Expr:
-        value = self.draw(
-            st.one_of(st.integers(0, 10), st.sampled_from([e for e in LONG_EDGES if e > 0]),
-                      st.integers(0, LONG_MAX))
-        )
+        value = self.draw(_EXACT_VALUES)
         form = self.pick(4)
         if form == 1 and value > 0:
             text = str(value) + ("L", "l")[self.pick(2)]
@@ -307,8 +318,8 @@ class _Selectors:
         special = ("1e400", "1e-400", "1.7976931348623157E308", "4.9e-324", "09.5")
         if self.pick(8) == 7:
             return _Expr((special[self.pick(len(special))],), PRIMARY)
-        whole = self.draw(st.from_regex(r"[0-9]{1,4}", fullmatch=True))
-        fraction = self.draw(st.from_regex(r"[0-9]{1,4}", fullmatch=True))
+        whole = self.draw(_DIGITS)
+        fraction = self.draw(_DIGITS)
         exponent = ("e", "E")[self.pick(2)] + ("", "+", "-")[self.pick(3)] + str(self.pick(40))
         shape = self.pick(7)
         text = (
@@ -321,8 +332,13 @@ class _Selectors:
 # -- printing ----------------------------------------------------------------------------
 
 _SEPARATORS = (" ", "\t", "\n", "\r", "\f", "\r\n", "  ", "")
+_SEPARATOR = st.sampled_from(_SEPARATORS)
+_KEYWORD_STYLE = st.sampled_from(("upper", "lower", "title", "mixed"))
+_TOKEN_STYLE = st.sampled_from(("upper", "lower", "title", "alternate"))
+_SPACING = st.sampled_from(("single", "varied", "compact"))
 
 
+@functools.lru_cache(maxsize=4096)
 def _abuts(left: str, right: str) -> bool:
     """Whether `left` and `right` written without a space still lex as those two tokens
     (J4: `1AND` does; `1L` + `IKE` or `<` + `>` do not)."""
@@ -334,13 +350,11 @@ def _abuts(left: str, right: str) -> bool:
 
 
 def _keyword_case(draw: st.DrawFn, tokens: Sequence[str]) -> list[str]:
-    style = draw(st.sampled_from(("upper", "lower", "title", "mixed")))
+    style = draw(_KEYWORD_STYLE)
     out = []
     for token in tokens:
         if token in KEYWORDS:
-            chosen = style if style != "mixed" else draw(
-                st.sampled_from(("upper", "lower", "title", "alternate"))
-            )
+            chosen = style if style != "mixed" else draw(_TOKEN_STYLE)
             token = {
                 "upper": token,
                 "lower": token.lower(),
@@ -357,19 +371,19 @@ def render(draw: st.DrawFn, tokens: Sequence[str]) -> str:
     """Join tokens with single spaces, or with varied whitespace (J3) and none where
     tokens do not run together (J4), keywords in varied case (J6)."""
     words = _keyword_case(draw, tokens)
-    style = draw(st.sampled_from(("single", "varied", "compact")))
+    style = draw(_SPACING)
     if style == "single":
         return " ".join(words)
-    pieces = [draw(st.sampled_from(_SEPARATORS)) if style == "varied" else ""]
+    pieces = [draw(_SEPARATOR) if style == "varied" else ""]
     for i, word in enumerate(words):
         if i:
-            gap = draw(st.sampled_from(_SEPARATORS)) if style == "varied" else ""
+            gap = draw(_SEPARATOR) if style == "varied" else ""
             if not gap and not _abuts(words[i - 1], word):
                 gap = " "
             pieces.append(gap)
         pieces.append(word)
     if style == "varied":
-        pieces.append(draw(st.sampled_from(_SEPARATORS)))
+        pieces.append(draw(_SEPARATOR))
     return "".join(pieces)
 
 
@@ -379,15 +393,19 @@ def check_dialect(dialect: str) -> None:
         raise ValueError(f"only the jms dialect has selector strategies so far, not {dialect!r}")
 
 
-@st.composite
-def selector_tokens(
-    draw: st.DrawFn,
-    max_depth: int,
-    names: Names,
-) -> tuple[str, ...]:
-    pool = name_pool(draw, names)
+# The strategies below (and `selector_cases`, `invalid_selectors`) call these functions
+# with their own `draw` rather than drawing a strategy made for the occasion: making a
+# composite strategy reads its function's source, each time.
+
+def selector_tokens(draw: st.DrawFn, max_depth: int, pool: tuple[str, ...]) -> tuple[str, ...]:
+    """The tokens of one valid selector over the names of `pool`."""
     # The full depth is only room to grow: each level picks a leaf first when shrinking.
     return _Selectors(draw, pool).condition(max_depth).tokens
+
+
+def selector_text(draw: st.DrawFn, max_depth: int, pool: tuple[str, ...]) -> str:
+    """One valid selector over the names of `pool`, rendered."""
+    return render(draw, selector_tokens(draw, max_depth, pool))
 
 
 def selectors(
@@ -410,7 +428,7 @@ def selectors(
 
     @st.composite
     def build(draw: st.DrawFn) -> str:
-        return render(draw, draw(selector_tokens(max_depth, names)))
+        return selector_text(draw, max_depth, name_pool(draw, names))
 
     return build()
 

@@ -7,6 +7,7 @@ import enum
 import math
 from collections.abc import Sequence
 from decimal import Decimal
+from typing import TypeVar
 
 from hypothesis import strategies as st
 
@@ -16,6 +17,8 @@ from .reference import (
     LONG_MIN,
     tokenize,
 )
+
+_T = TypeVar("_T")
 
 #: The names `selectors()` and `messages()` share when not told otherwise.
 DEFAULT_IDENTIFIERS: tuple[str, ...] = ("a", "b", "s", "JMSPriority", "über")
@@ -91,6 +94,27 @@ def identifiers() -> st.SearchStrategy[str]:
 
 
 Names = Sequence[str] | st.SearchStrategy[str] | None
+
+#: A boolean, for the strategies' many yes-or-no choices.
+BOOLEANS = st.booleans()
+# The strategies draw many small indexes: one strategy object for each bound, made once
+# (a strategy made during a draw is validated again on each draw, which costs more than
+# the draw itself).
+_INDEXES = tuple(st.integers(0, bound - 1) for bound in range(1, 65))
+
+
+def draw_index(draw: st.DrawFn, count: int) -> int:
+    """An index below `count`, drawn as `st.integers(0, count - 1)` draws it (so that it
+    shrinks towards the first choice)."""
+    if count <= len(_INDEXES):
+        return draw(_INDEXES[count - 1])
+    return draw(st.integers(0, count - 1))
+
+
+def draw_from(draw: st.DrawFn, options: Sequence[_T]) -> _T:
+    """One of `options`, drawn as `st.sampled_from(options)` would (shrinking towards the
+    first), without making a strategy for a list that changes from draw to draw."""
+    return options[draw_index(draw, len(options))]
 
 
 def checked_names(names: Names) -> Names:
