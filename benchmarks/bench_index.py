@@ -9,7 +9,8 @@ Workloads (tests/index_workloads.py): `friendly` is the one the index was built 
 equality); `broker` (the same family with the selective predicates in scores, IN lists,
 price/qty ranges and ORs), `device` (threshold alerts: ranges on two or three readings),
 `rocketmq` (string properties compared as numbers), `mixed` (jms + rocketmq +
-rocketmq-tag + pulsar-tag in one index) and `amqp` (the broker shapes in amqp-sql). `--sizes 1000000` runs (slowly).
+rocketmq-tag + pulsar-tag in one index) and `amqp` (the broker shapes in amqp-sql).
+`--sizes 1000000` runs (slowly).
 
 For each workload and size it prints:
 

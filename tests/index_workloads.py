@@ -79,24 +79,34 @@ class _Broker:
         self.tail = min(0.4, 0.075 * s ** -0.355)
 
 
+class _Draw:
+    """The broker family's literals, drawn from one generator (regions quoted by
+    `quote`: amqp-sql takes double-quoted strings too)."""
+
+    def __init__(self, rnd: random.Random, v: _Broker, quote: str = "'") -> None:
+        self.rnd, self.v, self.quote = rnd, v, quote
+
+    def t(self) -> str:
+        return f"'t{self.rnd.randrange(self.v.tenants)}'"
+
+    def k(self) -> str:
+        return f"'k{self.rnd.randrange(self.v.types)}'"
+
+    def r(self) -> str:
+        return f"{self.quote}r{self.rnd.randrange(self.v.regions)}{self.quote}"
+
+    def price(self, tail: float) -> str:
+        # A threshold whose share of messages above it averages `tail` (price in [0, 1000)).
+        return f"{1000 - self.rnd.uniform(0, 2000 * tail):.1f}"
+
+
 def broker_selectors(count: int, seed: int = 1) -> Selectors:
     """jms subscriptions of a broker's tenants (see the module docstring)."""
     rnd = random.Random(seed)
     v = _Broker(count)
     out: Selectors = []
-
-    def tail_price(tail: float) -> str:
-        # A threshold whose share of messages above it averages `tail` (price in [0, 1000)).
-        return f"{1000 - rnd.uniform(0, 2000 * tail):.1f}"
-
-    def t() -> str:
-        return f"'t{rnd.randrange(v.tenants)}'"
-
-    def k() -> str:
-        return f"'k{rnd.randrange(v.types)}'"
-
-    def r() -> str:
-        return f"'r{rnd.randrange(v.regions)}'"
+    draw = _Draw(rnd, v)
+    t, k, r, tail_price = draw.t, draw.k, draw.r, draw.price
 
     # A few selectors no conjunct keys (checked for every message; they rarely match).
     for i in range(min(count // 1000, 12)):
@@ -432,18 +442,11 @@ def amqp_selectors(count: int, seed: int = 1) -> Selectors:
     rnd = random.Random(seed)
     v = _Broker(count)
     out: Selectors = []
-
-    def t() -> str:
-        return f"'t{rnd.randrange(v.tenants)}'"
-
-    def k() -> str:
-        return f"'k{rnd.randrange(v.types)}'"
-
-    def r() -> str:
-        return f"\"r{rnd.randrange(v.regions)}\""
+    draw = _Draw(rnd, v, quote='"')
+    t, k, r = draw.t, draw.k, draw.r
 
     def price() -> str:
-        return f"{1000 - rnd.uniform(0, 2000 * v.tail):.1f}"
+        return draw.price(v.tail)
 
     for i in range(min(count // 1000, 12)):
         out.append((f"price * qty > {990_000 + i}" if i % 2 else
