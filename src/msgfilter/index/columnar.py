@@ -280,13 +280,10 @@ class _Batch:
 
 
 def _plan(f: Filter, schema: pa.Schema, layout: Layout) -> Any:
-    """The Arrow plan of a selector over tables of `schema` (None: it runs row by row),
+    """The Arrow plan of a filter over tables of `schema` (None: it runs row by row),
     from the one plan cache (`backends.arrow.plans`)."""
     from ..backends.arrow.plans import plan_of
-    from ..selector import SelectorFilter
 
-    if not isinstance(f, SelectorFilter):
-        return None
     return plan_of(f, schema, layout)
 
 
