@@ -21,7 +21,7 @@ pa = pytest.importorskip("pyarrow")
 from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 from pyspark.sql import types as T  # noqa: E402
-from test_spark import codegen, frame, grid  # noqa: E402
+from test_spark import both_ways, codegen, frame, grid  # noqa: E402
 
 import msgfilter  # noqa: E402
 import msgfilter.spark as ms  # noqa: E402
@@ -166,10 +166,7 @@ def test_edge_tables_agree_in_the_interpreter_and_in_generated_code(
     messages = [java_message(row) for row in rows]
     filters = _filters(EDGE_SELECTORS) + _filters(CONVERT_SELECTORS, "convert_string_expressions:")
     with sql_conf(spark, {"spark.sql.ansi.enabled": ansi}):
-        df = frame(spark, SCHEMA, rows)
-        interpreted = grid(df, filters)
-        with codegen(spark):
-            generated = grid(df, filters)
+        interpreted, generated = both_ways(spark, frame(spark, SCHEMA, rows), filters)
     _check(interpreted, filters, messages)
     _check(generated, filters, messages)
 

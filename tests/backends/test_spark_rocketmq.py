@@ -21,7 +21,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from pyspark.sql import types as T
 from test_arrow_rocketmq import NUMERIC_STRINGS, ROCKETMQ, conditions, strings
-from test_spark import codegen, frame, grid
+from test_spark import both_ways, codegen, frame, grid
 
 import msgfilter
 import msgfilter.spark as ms
@@ -146,10 +146,7 @@ def test_edge_tables_agree_in_the_interpreter_and_in_generated_code(
     messages = [_message(row) for row in rows]
     filters = _filters(EDGE_SELECTORS)
     with sql_conf(spark, {"spark.sql.ansi.enabled": ansi}):
-        df = frame(spark, SCHEMA, rows)
-        interpreted = grid(df, filters)
-        with codegen(spark):
-            generated = grid(df, filters)
+        interpreted, generated = both_ways(spark, frame(spark, SCHEMA, rows), filters)
     _check(interpreted, filters, messages)
     _check(generated, filters, messages)
 

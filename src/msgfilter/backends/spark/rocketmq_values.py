@@ -2,20 +2,25 @@
 expressions (semantics/rocketmq.py is the rule, backends/arrow/coercion.py its kernels).
 
 Spark's `cast` accepts other texts than Java's valueOf (it trims spaces, truncates "1.5"
-to a long outside ANSI mode, reads "inf" and "nan", knows no Unicode digits), so what
-Java accepts is decided apart from the value, and each row pays for a regular
-expression only where the cheap test cannot decide:
+to a long outside ANSI mode, reads "inf" and "nan", knows no Unicode digits), so Java's
+grammar (msgfilter.java's patterns; Java's `rlike` reads them as RE2 does) decides which
+texts convert, and only those are cast: a `try_cast` that fails costs Spark a caught
+exception per row (tens of microseconds, a hundred times the cast), which is what a
+property that is not a number, compared with a number, would otherwise cost on every row.
 
-- integers: `rlike` of msgfilter.java's `INTEGER_RE2` (Java's `rlike` reads it as RE2
-  does) decides; the value is `try_cast` of the text to a long (exact, NULL beyond the
-  64-bit range), Java's Unicode digits, which the cast refuses, first spelled in ASCII by
-  `translate`; the Integer range is compared.
-- doubles: Spark casts a string to a double with the JVM's `Double.valueOf` of the whole
-  text (Java's trim, `d`/`f` suffix, hexadecimal `0x1.8p1`, `NaN`, `Infinity`, decimal
-  texts correctly rounded), and only where that throws reads its own words for the
-  infinities and NaN ("inf", "nan", in any case). So `try_cast` of the text is the value
-  the broker computes, NULL is a text Java refuses, and only a non-finite value needs
-  `DOUBLE_RE2` to tell Java's "NaN", "Infinity" or "1e400" from Spark's words.
+- integers: `INTEGER_ASCII_RE2`, and `INTEGER_RE2` (every Java digit) only for texts
+  holding a non-ASCII character; the value is `try_cast` of the text to a long (exact,
+  NULL beyond the 64-bit range), Java's Unicode digits, which the cast refuses, first
+  spelled in ASCII by `translate`; the Integer range is compared.
+- doubles: `DOUBLE_RE2`; Spark casts a string to a double with the JVM's `Double.valueOf`
+  of the whole text (Java's trim, `d`/`f` suffix, hexadecimal `0x1.8p1`, `NaN`,
+  `Infinity`, decimal texts correctly rounded), so where the grammar accepts, `try_cast`
+  is the value the broker computes (Spark reads its own words, "inf", "nan", only where
+  Java's parser throws).
+
+Each conversion is written once per comparison and read by both the comparison and its
+error; the AND / OR form of throws.py lets Spark's subexpression elimination compute a
+conversion that several comparisons share once per row.
 
 A value of a double column is a property written as Java writes a double; only its
 number is needed for every conversion (Double.valueOf(Double.toString(d)) is d), so such
@@ -25,7 +30,6 @@ compared.
 
 from __future__ import annotations
 
-import math
 import operator
 from collections.abc import Callable
 
@@ -88,17 +92,19 @@ def to_long(x: V, bound: int) -> tuple[Column, Column]:
         # A double's text always has a '.', an 'E', "NaN" or "Infinity": never an integer.
         return F.lit(None).cast(T.LongType()), x.col.isNotNull()
     s = x.col
-    # An ASCII integer text is read as it is (`translate` costs a lookup per character);
-    # Spark's cast refuses every non-ASCII digit, so those come to `translate`. Where
-    # Spark reads a text Java refuses (" 5", "5.0") the conversion throws: never read.
-    value = F.coalesce(
-        s.try_cast(T.LongType()),
-        F.translate(s, _JAVA_DIGITS, _ASCII_DIGITS).try_cast(T.LongType()),
+    # Java's grammar decides before any cast (a failed `try_cast` costs an exception):
+    # ASCII digits by a cheap pattern; the class of every Java digit costs a test per
+    # range and character, so only a text holding a non-ASCII character (more bytes
+    # than characters) meets it, its digits spelled in ASCII by `translate` for the cast.
+    wide = F.octet_length(s) > F.length(s)
+    value = (
+        F.when(s.rlike(java.INTEGER_ASCII_RE2), s.try_cast(T.LongType()))
+        .when(wide & s.rlike(java.INTEGER_RE2),
+              F.translate(s, _JAVA_DIGITS, _ASCII_DIGITS).try_cast(T.LongType()))
     )
     # try_cast is NULL beyond the 64-bit range, and exact within it.
     fits = value.isNotNull() if bound == LONG_MAX else value.between(-bound - 1, bound)
-    accepted = s.rlike(java.INTEGER_RE2) & fits
-    return value, s.isNotNull() & ~F.coalesce(accepted, F.lit(False))
+    return value, s.isNotNull() & ~F.coalesce(fits, F.lit(False))
 
 
 def to_double(x: V) -> tuple[Column, Column | None]:
@@ -107,13 +113,11 @@ def to_double(x: V) -> tuple[Column, Column | None]:
     if x.kind == DOUBLE_TEXT:
         return x.col, None
     s = x.col
-    # Java's Double.valueOf itself where Java accepts (see above); a finite value is
-    # accepted, only a non-finite one (or NULL) is looked at by Java's grammar.
-    value = s.try_cast(T.DoubleType())
-    # NULL counts as non-finite here: `rlike` then refuses the text (each text parsed
-    # once), and a NULL text, whose `rlike` is NULL, does not throw.
-    finite = F.coalesce(F.abs(value), F.lit(math.inf)) < F.lit(math.inf)
-    return value, F.coalesce(~(finite | s.rlike(java.DOUBLE_RE2)), F.lit(False))
+    # Java's grammar first, as for integers: then Spark's cast is Java's Double.valueOf
+    # of the same text (see above) and never fails, and a text Java refuses costs no
+    # exception. A NULL text matches nothing and does not throw.
+    grammar = s.rlike(java.DOUBLE_RE2)
+    return F.when(grammar, s.try_cast(T.DoubleType())), s.isNotNull() & ~grammar
 
 
 def to_boolean(x: V) -> Column:

@@ -24,6 +24,17 @@ def or_errors(*errors: Column | None) -> Column | None:
     return reduce(operator.or_, found) if found else None
 
 
+def unknown_where(error: Column, value: Column) -> Column:
+    """`value`, NULL (UNKNOWN) where `error` is TRUE: `CASE WHEN error THEN NULL ELSE value
+    END` written with AND and OR, `(value OR n0) AND n1` with n0 / n1 NULL where `error`
+    is TRUE, else FALSE / TRUE. Spark's subexpression elimination counts what a CASE
+    branch reads as read only sometimes and shares it with nothing, while both sides of
+    an AND / OR count: a conversion read by the value and by its error is then computed
+    once per row, not once per use."""
+    n0 = F.when(error, null_bool()).otherwise(F.lit(False))
+    return (value | n0) & ~n0  # NOT NULL is NULL, NOT FALSE is TRUE: n1, fewer py4j calls
+
+
 def combine(
     conjunction: bool, operands: Sequence[V], condition: Callable[[V], Column]
 ) -> tuple[Column, Column | None]:
@@ -41,11 +52,11 @@ def combine(
     last = operands[-1]
     result = condition(last)
     if last.error is not None and not last.absorbed:
-        result = F.when(last.error, null_bool()).otherwise(result)
+        result = unknown_where(last.error, result)
     for operand in reversed(operands[:-1]):
         result = joined(condition(operand), result)
         if operand.error is not None:
-            result = F.when(operand.error, null_bool()).otherwise(result)
+            result = unknown_where(operand.error, result)
     # The rows where it threw, for an enclosing combination (throws count left to right).
     first = operands[0]
     running, error = condition(first), first.error
@@ -62,4 +73,4 @@ def finish(result: Column, error: Column | None, absorbed: bool = False) -> Colu
     where it is `absorbed`)."""
     if error is None or absorbed:
         return result
-    return F.when(F.coalesce(error, F.lit(False)), null_bool()).otherwise(result)
+    return unknown_where(error, result)
