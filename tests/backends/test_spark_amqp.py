@@ -13,15 +13,18 @@ pytest.importorskip("pyspark")
 pytest.importorskip("pyarrow")
 
 import pyarrow as pa
+from hypothesis import given
+from hypothesis import strategies as st
 from pyspark.sql import types as T
 from test_spark import frame as spark_frame
 
 import msgfilter
 import msgfilter.spark as ms
-from msgfilter import Message
+from msgfilter import FilterError, Message
 from msgfilter.amqp import property_filter
 from msgfilter.backends.spark.fallback import evaluate_batch, message_dicts
 from msgfilter.layout import DEFAULT_LAYOUT
+from msgfilter.testing import amqp_selectors, property_settings
 
 pytestmark = pytest.mark.spark
 
@@ -97,6 +100,25 @@ def test_native_filters_agree_with_the_evaluator(frame: Any) -> None:
     assert all(ms.explain(f, frame).native for f in props)
     assert not ms.explain(property_filter(application_properties={"a": 2**64 - 1}), frame).native
     _agree(frame, filters[: len(NATIVE)] + props)
+
+
+def test_drawn_selectors_agree_with_the_evaluator(frame: Any) -> None:
+    # Several texts a query: each Spark job costs far more than a column in it.
+    @property_settings(0.08)
+    @given(st.lists(amqp_selectors(), min_size=1, max_size=10))
+    def run(texts: list[str]) -> None:
+        filters = []
+        for text in texts:
+            if "UTC()" in text:
+                continue  # the clock moves between Spark's reading and the evaluator's
+            try:
+                filters.append(msgfilter.compile(text, "amqp-sql"))
+            except FilterError:
+                continue
+        if filters:
+            _agree(frame, filters)
+
+    run()
 
 
 def test_the_fallback_udf_reads_amqp_fields_on_kernels_and_row_by_row() -> None:
