@@ -134,8 +134,7 @@ class Numbers(dict[str, float | None]):
 
 def read_number(name: str, value: object, number: Callable[[Any], float | None]) -> float | None:
     """One value as `Numbers` reads it for the bound name `name` (marked or not)."""
-    read = _READERS.get(name[0])
-    return number(value) if read is None else read(value)
+    return Numbers({ident_of(name): value}, number)[name]
 
 
 class ClauseStore:

@@ -202,7 +202,7 @@ class ClusterLookup:
 
     def _changed(self, name: str) -> None:
         self._code.pop(name, None)
-        self._uses[name] = 0
+        self._uses.pop(name, None)
 
     def hits(self, values: Mapping[str, object], numbers: Numbers, decided: Found,
              verify: Found) -> None:

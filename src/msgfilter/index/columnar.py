@@ -107,7 +107,7 @@ def match_table(
     odd = found.pairs.odd
     pairs = Found([], [], [])
     for store in state.stores.values():
-        store_pairs(found, store, odd, pairs)
+        store_pairs(found, store, pairs)
     for rows, numbers in zip(found.pairs.rows, found.pairs.entries, strict=True):
         pairs.add(rows, numbers, _tags_exact(numbers, state.entries))
     rows, numbers, exact = _by_entry(pairs)
@@ -206,7 +206,7 @@ class _Batch:
         import pyarrow as pa
 
         known = self._messages
-        if known and len(at) < len(known):
+        if known and len(at) <= len(known):
             rows = at.tolist()
             if all(row in known for row in rows):
                 return [known[row] for row in rows]

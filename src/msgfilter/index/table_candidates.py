@@ -138,8 +138,8 @@ class Lookup:
         self.pairs.rows.append(rows)
         self.pairs.entries.append(entries)
 
-    def _failed(self, encoded: Encoded, code: int) -> None:
-        # The per-message look-up raised for this value: its rows take the per-row path.
+    def failed(self, encoded: Encoded, code: int) -> None:
+        """The per-message rules raised for this value: its rows take the per-row path."""
         self.pairs.odd |= encoded.codes == code
 
     def rocketmq_tags(self, tags: TagStore) -> None:

@@ -63,10 +63,9 @@ class _Reader:
     """One store's view of a batch: per identifier its encoding, per distinct value its
     keys and numbers (computed once), and the rows whose values the rules cannot read."""
 
-    def __init__(self, lookup: Lookup, store: ClauseStore, odd: Bools) -> None:
+    def __init__(self, lookup: Lookup, store: ClauseStore) -> None:
         self.lookup = lookup
         self.store = store
-        self.odd = odd
         self._keys: dict[Component, list[list[object]]] = {}
         self._numbers: dict[str, Floats] = {}
 
@@ -82,7 +81,7 @@ class _Reader:
             try:
                 out.append(read(value))
             except Exception:  # the per-row path decides what an odd value does
-                self.odd |= encoded.codes == code
+                self.lookup.failed(encoded, code)
                 out.append(failed)
         return out
 
@@ -110,11 +109,11 @@ class _Reader:
         return found
 
 
-def store_pairs(lookup: Lookup, store: ClauseStore, odd: Bools, found: Found) -> None:
+def store_pairs(lookup: Lookup, store: ClauseStore, found: Found) -> None:
     """The candidate pairs of one value model's clause tables over `lookup`'s batch."""
     import numpy as np
 
-    reader = _Reader(lookup, store, odd)
+    reader = _Reader(lookup, store)
     mine = Found([], [], [])
     for cluster in store.clusters.values():
         _cluster_pairs(reader, cluster, mine)
@@ -272,6 +271,7 @@ def _unstruck(reader: _Reader, rows: Ints, entries: Ints) -> Bools:
 
     keep = np.ones(len(rows), bool)
     store = reader.store
+    width = int(entries.max()) + 1 if len(entries) else 1
     for ident in list(store.unequal):
         encoded = reader.column(ident)
         struck = reader.each(ident, partial(store.struck, ident), None)
@@ -279,7 +279,6 @@ def _unstruck(reader: _Reader, rows: Ints, entries: Ints) -> Bools:
                  for entry in counts]
         if not pairs:
             continue
-        width = int(entries.max()) + 1 if len(entries) else 1
         gone = np.array([code * width + entry for code, entry in pairs if entry < width],
                         np.int64)
         codes = encoded.codes[rows]
