@@ -8,10 +8,11 @@ literal through the literal's floor or ceiling, so exactly), unlike kinds are FA
 (`<>` TRUE), any NULL UNKNOWN; header and properties fields from the columns of their
 qualified names (`header.priority`, `properties.subject`: msgfilter.layout; a missing
 priority is 4); IN lists, LIKE patterns RabbitMQ matches bytewise (no `_`, at most one
-`%`), IS NULL, NOT, AND, OR. A double column's NaN and infinities read as NULL, as the per-message
-evaluator reads them. Everything else falls back: arithmetic (RabbitMQ's integers are
-unbounded), binaries, `UTC()`, LIKE patterns RabbitMQ runs as regular expressions, and
-columns of other types."""
+`%`), IS NULL, NOT, AND, OR, and arithmetic exactly as RabbitMQ's (amqp_arith.py: a
+double overflow fails the evaluation, as RabbitMQ's `badarith`, through throws.py). A
+double column's NaN and infinities read as NULL, as the per-message evaluator reads them.
+Everything else falls back: binaries, `UTC()`, LIKE patterns RabbitMQ runs as regular
+expressions, integers beyond 10**38, and columns of other types."""
 
 from __future__ import annotations
 
@@ -29,13 +30,18 @@ from ...layout import BOOLEAN, DOUBLE, KIND_NAMES, LONG, NULL, NUMERIC, STRING
 from ...message import amqp_field_name
 from ...semantics import amqp
 from ...syntax import nodes as n
+from . import amqp_arith
 from .compiler import PARENT, Handler, Lowering, Table
 from .errors import Fallback
 from .schema import typed
+from .throws import combine, or_errors
 from .values import V, const, null, null_bool, truth, unless_null
 
-_LONG_MIN, _LONG_MAX = -(2**63), 2**63 - 1
-_INTEGRAL = (T.ByteType, T.ShortType, T.IntegerType, T.LongType)
+#: Each integral type's least and greatest values (a long's: any long).
+_INTEGRAL: dict[type[T.DataType], tuple[int, int] | None] = {
+    T.ByteType: (-(2**7), 2**7 - 1), T.ShortType: (-(2**15), 2**15 - 1),
+    T.IntegerType: (-(2**31), 2**31 - 1), T.LongType: None,
+}
 _OPS = {
     "=": operator.eq, "<>": operator.ne, "<": operator.lt, "<=": operator.le,
     ">": operator.gt, ">=": operator.ge,
@@ -46,8 +52,8 @@ _FLIP = {"=": "=", "<>": "<>", "<": ">", "<=": ">=", ">": "<", ">=": "<="}
 def typed_amqp(col: Column, dtype: T.DataType) -> V:
     """A column's values as RabbitMQ holds them, or Fallback for a type it has no native
     rule for."""
-    if isinstance(dtype, _INTEGRAL):
-        return V(col.cast(T.LongType()), LONG)
+    if type(dtype) in _INTEGRAL:
+        return V(col.cast(T.LongType()), LONG, limits=_INTEGRAL[type(dtype)])
     if isinstance(dtype, T.FloatType | T.DoubleType):
         wide = col.cast(T.DoubleType())
         finite = ~F.isnan(wide) & (F.abs(wide) != F.lit(math.inf))
@@ -67,16 +73,24 @@ def condition(x: V) -> Column:
 
 
 def _combine(conjunction: bool, kids: Sequence[V]) -> V:
+    if any(x.error is not None for x in kids):
+        # An operand that can fail (badarith) counts only where no earlier one decided:
+        # RabbitMQ evaluates AND and OR left to right, stopping when they are decided.
+        result, error = combine(conjunction, kids, condition)
+        return V(result, BOOLEAN, error=error, absorbed=True)
     # Spark's AND and OR are Kleene's, as RabbitMQ's are on TRUE, FALSE and UNKNOWN.
     join = operator.and_ if conjunction else operator.or_
     return V(reduce(join, [condition(x) for x in kids]), BOOLEAN)
 
 
+def _failing(x: V, *operands: V) -> V:
+    """`x`, failing where any of `operands` fails (RabbitMQ evaluates them all)."""
+    error = or_errors(*(o.error for o in operands))
+    return x if error is None else V(x.col, x.kind, error=or_errors(error, x.error))
+
+
 def _literal(lw: Lowering, node: n.Expr, kids: list[V]) -> V:
-    value = node.value  # type: ignore[union-attr]
-    if type(value) is int and not _LONG_MIN <= value <= _LONG_MAX:
-        raise Fallback("an integer beyond a long (RabbitMQ's are unbounded)")
-    return const(value)
+    return amqp_arith.constant(node.value)  # type: ignore[union-attr]
 
 
 def _binary(lw: Lowering, node: n.BinaryLit, kids: list[V]) -> V:
@@ -110,14 +124,18 @@ def _field(lw: Lowering, node: n.Field, kids: list[V]) -> V:
     if found.kind != LONG:
         raise Fallback(f"{qualified} is {KIND_NAMES[found.kind]} where present, a long where "
                        "absent (RabbitMQ's default)")
-    return V(F.coalesce(found.col, F.lit(amqp.DEFAULT_PRIORITY).cast(T.LongType())), LONG)
+    low, high = found.limits or (-(2**63), 2**63 - 1)
+    default = amqp.DEFAULT_PRIORITY
+    return V(F.coalesce(found.col, F.lit(default).cast(T.LongType())), LONG,
+             limits=(min(low, default), max(high, default)))
 
 
 def _negate(lw: Lowering, node: n.Negate, kids: list[V]) -> V:
-    x = kids[0]
-    if x.is_const:
-        return const(amqp.negate(x.const))
-    raise Fallback("a sign before a non-literal (RabbitMQ's integers are unbounded)")
+    return amqp_arith.negate(kids[0])
+
+
+def _arith(lw: Lowering, node: n.Arith, kids: list[V]) -> V:
+    return amqp_arith.arith(node.op, kids[0], kids[1])
 
 
 def _long_vs_double(op: str, column: V, d: float) -> V:
@@ -137,6 +155,10 @@ def _long_vs_double(op: str, column: V, d: float) -> V:
 
 
 def compare(op: str, a: V, b: V) -> V:
+    return _failing(_compare_values(op, a, b), a, b)
+
+
+def _compare_values(op: str, a: V, b: V) -> V:
     if a.is_const and b.is_const:
         return truth(amqp.compare(op, a.const, b.const))
     if NULL in (a.kind, b.kind) or (a.is_const and a.const is None) or (
@@ -147,7 +169,7 @@ def compare(op: str, a: V, b: V) -> V:
         return V(_OPS[op](a.col, b.col), BOOLEAN)
     if a.kind in NUMERIC and b.kind in NUMERIC:
         if a.is_const:
-            return compare(_FLIP[op], b, a)
+            return _compare_values(_FLIP[op], b, a)
         if b.is_const and a.kind == LONG:
             return _long_vs_double(op, a, float(b.const))
         if b.is_const and abs(b.const) <= 2**53:
@@ -166,11 +188,11 @@ def _compare(lw: Lowering, node: n.Compare, kids: list[V]) -> V:
 def _in_list(lw: Lowering, node: n.InList, kids: list[V]) -> V:
     x, *items = kids
     if x.kind == NULL or (x.is_const and x.const is None):
-        return truth(None)
-    hits = [compare("=", x, item) for item in items]
+        return _failing(truth(None), x)
+    hits = [_compare_values("=", x, item) for item in items]
     hit = reduce(operator.or_, [F.coalesce(h.col, F.lit(False)) for h in hits])
     found = unless_null(hit, x)
-    return V(~found if node.negated else found, BOOLEAN)
+    return V(~found if node.negated else found, BOOLEAN, error=x.error)
 
 
 def _like(lw: Lowering, node: n.Like, kids: list[V]) -> V:
@@ -180,7 +202,7 @@ def _like(lw: Lowering, node: n.Like, kids: list[V]) -> V:
         found = matcher(x.const)
         return truth(None if found is None else found != node.negated)
     if x.kind != STRING:
-        return truth(None)
+        return _failing(truth(None), x)
     col = x.col
     if matcher.kind == "exact":
         hit = col == F.lit(matcher.head_text)
@@ -195,14 +217,14 @@ def _like(lw: Lowering, node: n.Like, kids: list[V]) -> V:
         )
     else:
         raise Fallback("RabbitMQ matches this LIKE pattern with a regular expression")
-    return V(~hit if node.negated else hit, BOOLEAN)
+    return V(~hit if node.negated else hit, BOOLEAN, error=x.error)
 
 
 def _not(lw: Lowering, node: n.Not, kids: list[V]) -> V:
     x = kids[0]
     if x.is_const:
         return truth(amqp.not3(x.const))
-    return V(~condition(x), BOOLEAN)
+    return V(~condition(x), BOOLEAN, error=x.error, absorbed=x.absorbed)
 
 
 HANDLERS: dict[type[n.Node], Handler] = {
@@ -212,6 +234,7 @@ HANDLERS: dict[type[n.Node], Handler] = {
     n.Ident: _ident,
     n.Field: _field,
     n.Negate: _negate,
+    n.Arith: _arith,
     n.Compare: _compare,
     n.InList: _in_list,
     n.Like: _like,
@@ -221,7 +244,6 @@ del HANDLERS[n.Between]
 
 #: Nodes without a native form: the whole filter runs in the per-message Arrow UDF.
 UNSUPPORTED: dict[type[n.Node], str] = {
-    n.Arith: "RabbitMQ's arithmetic (unbounded integers, `/` a float) runs in Python",
     n.Call: "UTC() is read per message",
 }
 

@@ -47,6 +47,9 @@ class V:
     # `col` is NULL wherever `error` is TRUE (a throw already reads as UNKNOWN there), so
     # the answer needs no second test of `error` (throws.finish).
     absorbed: bool = False
+    # An integer value's least and greatest values where the model tracks them (amqp-sql's
+    # exact arithmetic: amqp_arith.py); None: any long.
+    limits: tuple[int, int] | None = None
 
     @property
     def is_const(self) -> bool:
