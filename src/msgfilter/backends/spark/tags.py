@@ -135,12 +135,21 @@ def pulsar_tags(f: Filter, schema: Schema) -> Column:
         if not masks:
             return F.lit(False)
         exact_test = reduce(lambda a, b: a.bitwiseOR(b), masks) == F.lit(full)
-        if tags.columns or props is None:
+        if props is None:
             return exact_test
+        # The pass over the entries only where every value is among the map's values or
+        # a tag column's (a looser test: a value under another key passes it), whatever
+        # the columns: without it every row pays for the pass.
         stored = F.map_values(props)
-        maybe = reduce(operator.and_, [
-            F.array_contains(stored, F.lit(value).cast(value_type)) for value in values
-        ])
+        column_values = [exact(column_ref(name), schema.fields[name]) for name in tags.columns]
+
+        def somewhere(value: str) -> Column:
+            held = F.coalesce(F.array_contains(stored, F.lit(value).cast(value_type)),
+                              F.lit(False))
+            return reduce(operator.or_, [held, *(
+                F.coalesce(c == F.lit(value), F.lit(False)) for c in column_values)])
+
+        maybe = reduce(operator.and_, [somewhere(value) for value in values])
         return F.when(maybe, exact_test).otherwise(F.lit(False))
 
     tests: list[Column] = []
