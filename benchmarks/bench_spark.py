@@ -65,8 +65,8 @@ SELECTORS: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
     ("amqp-sql", (("amqp-sql",
      "region = 'eu-west' AND tier IN ('gold', 'silver') AND priority > 3.5 "
      "AND source != 'batch' AND topic LIKE 'persistent://shop/%'"),)),
-    # amqp-sql arithmetic has no native Column (unbounded integers, `/` a float): the
-    # whole filter runs in the fallback UDF, on the Arrow kernels (backends/arrow/amqp.py).
+    # amqp-sql arithmetic: native, exact (integers in a long or a decimal by their
+    # limits, backends/spark/amqp_arith.py); its fallback runs on the Arrow kernels.
     ("amqp-sql arithmetic", (("amqp-sql",
      "priority * 2 - 1 > 7 AND redelivery_count % 2 = 0 AND region = 'eu-west'"),)),
     # One frame routed by a JMS selector, a RocketMQ tag set and a Pulsar tag filter
