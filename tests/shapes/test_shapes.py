@@ -11,7 +11,6 @@ import threading
 from typing import Any
 
 import pytest
-from cachetools import LRUCache
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -182,7 +181,7 @@ def test_the_lazy_tree_is_built_once_and_is_right() -> None:
 
 
 def test_the_cache_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(shape_cache, "_templates", LRUCache(maxsize=4))
+    monkeypatch.setattr(shape_cache, "_templates", shape_cache.Templates(4))
     for i in range(10):
         assert_same(f"p{i} = 'x' AND q > {i}", "jms", [{f"p{i}": "x", "q": 20}])
     assert shapes.cache_info().currsize == 4

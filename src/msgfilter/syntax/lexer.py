@@ -164,8 +164,9 @@ class Lexed:
         return self._ends
 
     def tokens(self) -> list[Token]:
+        # Positional: lark's Token takes keywords through a slower path.
         return [
-            Token(kind, text, start_pos=start, end_pos=end)
+            Token(kind, text, start, None, None, None, None, end)
             for kind, text, start, end in zip(
                 self.kinds, self.texts, self.starts, self.ends, strict=True
             )
