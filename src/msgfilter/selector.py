@@ -134,17 +134,15 @@ class SelectorFilter(Filter):
         if key is None:
             key = shape_key(dialect, (convert, hyphenated), limits, lexed)
         shape = shape_cache.shape_of(key, dialect) if cacheable else Shape(dialect, key)
-        analysis = analyse(shape, lexed, tree, grammar, model, convert)
+        identifiers = _reads(tree, model)
+        analysis = analyse(shape, lexed, tree, grammar, model, convert, identifiers)
         if analysis.template is None and cacheable:
             # Literals the recording could not place are not the template's slot
             # values: this filter must not pass for one of the cached template's.
             shape = Shape(dialect, key)
-        identifiers = _reads(tree, model)
         learned = None
-        if analysis.template is not None:
-            analysis.template.identifiers = identifiers
-            if cacheable and tree is not None:
-                learned = shape_cache.learn(analysis, tree)
+        if analysis.template is not None and cacheable and tree is not None:
+            learned = shape_cache.learn(analysis, tree)
         if learned is None:
             learned = compile_function(tree, model, "truth", convert_strings=convert)
         matches, self_source = learned

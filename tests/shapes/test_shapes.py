@@ -14,6 +14,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from index_workloads import WORKLOADS
 from msgfilter import FilterError, dialects, shapes
 from msgfilter.engine import compile_unshaped
 from msgfilter.errors import FilterPositionError
@@ -219,3 +220,21 @@ def test_limits_are_kept_per_text() -> None:
     assert _compile("b IN ('r', 's')", "jms", True, few).shape == _compile(
         "b IN ('t', 'u')", "jms", True, Limits(max_in_items=2, max_length=99)
     ).shape
+
+
+@pytest.mark.parametrize("workload", ["device", "broker", "rocketmq", "mixed"])
+def test_index_workload_texts_agree(workload: str) -> None:
+    """The index benchmarks' selectors (ranges and BETWEEN on floats, negative numbers,
+    IN lists, string properties compared as numbers) served by their shapes' templates
+    equal the pipeline's filters, on the workloads' own messages."""
+    selectors, messages_of = WORKLOADS[workload]
+    shapes.purge()
+    taught = [(t, d) for t, d in selectors(300, 1) if dialects.get(d).grammar is not None]
+    for text, dialect in taught:
+        _compile(text, dialect, True)
+    samples = messages_of(4, 300, 2)
+    hits = shapes.cache_info().hits
+    for text, dialect in [(t, d) for t, d in selectors(300, 7)
+                          if dialects.get(d).grammar is not None][:60]:
+        assert_same(text, dialect, samples)
+    assert shapes.cache_info().hits > hits + 20  # most were served by a template
