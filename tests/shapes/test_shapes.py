@@ -238,3 +238,30 @@ def test_index_workload_texts_agree(workload: str) -> None:
                           if dialects.get(d).grammar is not None][:60]:
         assert_same(text, dialect, samples)
     assert shapes.cache_info().hits > hits + 20  # most were served by a template
+
+
+def test_texts_found_before_lexing_agree() -> None:
+    """A text whose pieces between literals were seen is served before the token loop;
+    literals the lexer reads otherwise (octal, long, hex, 19 digits, a number gluing onto
+    a name or another number) take the lexer's way, and every one equals the pipeline's."""
+    shapes.purge()
+    first = "a = 5 AND b > 1.5 AND c = 'x' AND d1 = 2"
+    assert_same(first, "jms")
+    assert len(shape_cache._by_text) == 1
+    for text in [
+        "a = 7 AND b > 2.5e3 AND c = 'it''s' AND d1 = 3",
+        "a = 017 AND b > 1.5 AND c = 'x' AND d1 = 2",
+        "a = 5L AND b > .5 AND c = '' AND d1 = 2",
+        "a = 0x1F AND b > 1.5 AND c = 'x' AND d1 = 2",
+        "a = 99999999999999999999 AND b > 1.5 AND c = 'x' AND d1 = 2",
+        "a = 9223372036854775808 AND b > 1e309 AND c = '(' AND d1 = 0",
+    ]:
+        assert_same(text, "jms", [{"a": 7, "b": 3000.0, "c": "it's", "d1": 3}])
+    assert len(shape_cache._by_text) == 1
+    for text in ["a = 1.2.3", "a = 1.2 .3", "x.5 = 1", "a = 1e", "a = 5x"]:
+        assert_same(text, "jms")
+        assert_same(text, "jms")
+    hits = shapes.cache_info().hits
+    assert_same("A = 6 and  b > 1.5 AND c = 'y' AND d1 = 2", "jms")  # other spacing and case
+    assert_same("A = 8 and  b > 1.5 AND c = 'z' AND d1 = 2", "jms")
+    assert shapes.cache_info().hits > hits

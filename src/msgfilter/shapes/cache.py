@@ -51,6 +51,8 @@ class Templates(OrderedDict[tuple[Any, ...], Template]):
 
 
 _templates = Templates(SHAPE_CACHE_SIZE)
+#: Templates by text key (`shape.text_key`): texts found there skip the lexer's token loop.
+_by_text = Templates(SHAPE_CACHE_SIZE)
 _lock = threading.Lock()
 _hits = 0
 _misses = 0
@@ -72,6 +74,25 @@ def lookup(key: tuple[Any, ...]) -> Template | None:
         else:
             _hits += 1
     return template
+
+
+def lookup_text(key: tuple[Any, ...]) -> Template | None:
+    """The template a text key was shown to lead to (`remember_text`), while it is still
+    its shape's cached template; None (and no miss counted: the caller lexes the text and
+    asks `lookup`) otherwise."""
+    global _hits
+    with _lock:
+        template = _by_text.used(key)
+        if template is None or _templates.used(template.shape.key) is not template:
+            return None
+        _hits += 1
+    return template
+
+
+def remember_text(key: tuple[Any, ...], template: Template) -> None:
+    """Lead `key` to `template`: a text with this key was lexed and is of its shape."""
+    with _lock:
+        _by_text.keep(key, template)
 
 
 def template_of(shape: Shape) -> Template | None:
@@ -141,4 +162,5 @@ def purge() -> None:
     global _hits, _misses
     with _lock:
         _templates.clear()
+        _by_text.clear()
         _hits = _misses = 0
