@@ -12,6 +12,7 @@ from cachetools import LRUCache
 from lark import Lark, Token
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken, VisitError
 from lark.lexer import Lexer
+from lark.parse_tree_builder import ExpandSingleChild
 from lark.parsers.lalr_analysis import Shift
 
 from ..errors import FilterLimitError, FilterSyntaxError, FilterTypeError
@@ -72,7 +73,7 @@ class _Tables:
     action as (True, next state) or (False, (callback, size, rule name)), and the state
     each rule name leads to from each state. lark's own loop (`feed_token`) looks up
     `Rule` objects, whose hash and equality are Python code, at each reduction: a third
-    of what parsing a selector cost."""
+    of what parsing a selector cost. A `?rule` of one symbol keeps its value: no call."""
 
     __slots__ = ("actions", "end", "goto", "lark", "start")
 
@@ -91,7 +92,11 @@ class _Tables:
                     actions[name] = (True, arg)
                     goto[name] = arg
                 else:
-                    actions[name] = (False, (callbacks[arg], len(arg.expansion), arg.origin.name))
+                    callback = callbacks[arg]
+                    size = len(arg.expansion)
+                    if size == 1 and isinstance(callback, ExpandSingleChild):
+                        callback = None  # `?rule: one`: the value stays as it is
+                    actions[name] = (False, (callback, size, arg.origin.name))
 
     def drive(self, tokens: list[Token]) -> Any:
         """What lark's parse returns for `tokens` (the same callbacks in the same order),
@@ -112,13 +117,16 @@ class _Tables:
                     values.append(token)
                     break
                 callback, size, origin = found[1]
-                if size:
-                    children = values[-size:]
-                    del states[-size:]
-                    del values[-size:]
+                if callback is None:
+                    states.pop()
                 else:
-                    children = []
-                values.append(callback(children))
+                    if size:
+                        children = values[-size:]
+                        del states[-size:]
+                        del values[-size:]
+                    else:
+                        children = []
+                    values.append(callback(children))
                 states.append(goto[states[-1]][origin])
                 if kind == "$END" and states[-1] == end:
                     return values[-1]
