@@ -19,10 +19,11 @@ from .semantics.check import check
 from .semantics.model import ValueModel
 from .shapes import cache as shape_cache
 from .shapes.analysis import analyse
-from .shapes.shape import Shape, shape_key
+from .shapes.shape import Shape, shape_key, text_key
+from .shapes.template import Template
 from .syntax import nodes as n
 from .syntax.grammar import Grammar
-from .syntax.lexer import Lexed, check_length, scan, tokenize
+from .syntax.lexer import Lexed, check_length, literals_agree, scan, split_literals, tokenize
 from .syntax.parser import parse
 from .syntax.unparse import unparse
 
@@ -101,14 +102,29 @@ class SelectorFilter(Filter):
             body = " " * len(CONVERT_PREFIX) + text[len(CONVERT_PREFIX):] if convert else text
             shown, empty, hyphenated = text, False, False
         lexed = None
+        flags = (convert, hyphenated)
+        split, by_text = None, None
         if not empty and len(body) <= limits.max_length:
+            if use_shapes and not hyphenated:
+                split = split_literals(body, grammar)
+            if split is not None:
+                # Most texts of a known shape are found here, before the token loop.
+                by_text = text_key(dialect, flags, limits, split[0])
+                found = shape_cache.lookup_text(by_text)
+                if found is not None and self._from_shape(
+                    found, split[1], text, body, dialect, limits, model, departures
+                ):
+                    return
             lexed = scan(body, grammar, limits)
         key: tuple[Any, ...] | None = None
         if lexed is not None:
-            key = shape_key(dialect, (convert, hyphenated), limits, lexed)
-            if use_shapes and self._from_shape(
-                key, lexed, text, body, dialect, limits, model, departures
+            key = shape_key(dialect, flags, limits, lexed)
+            found = shape_cache.lookup(key) if use_shapes else None
+            if found is not None and self._from_shape(
+                found, lexed.lits, text, body, dialect, limits, model, departures
             ):
+                if split is not None and by_text is not None and literals_agree(split[0], lexed):
+                    shape_cache.remember_text(by_text, found)
                 return
         try:
             if empty:
@@ -134,17 +150,19 @@ class SelectorFilter(Filter):
         if key is None:
             key = shape_key(dialect, (convert, hyphenated), limits, lexed)
         shape = shape_cache.shape_of(key, dialect) if cacheable else Shape(dialect, key)
-        analysis = analyse(shape, lexed, tree, grammar, model, convert)
+        identifiers = _reads(tree, model)
+        analysis = analyse(shape, lexed, tree, grammar, model, convert, identifiers)
         if analysis.template is None and cacheable:
             # Literals the recording could not place are not the template's slot
             # values: this filter must not pass for one of the cached template's.
             shape = Shape(dialect, key)
-        identifiers = _reads(tree, model)
         learned = None
-        if analysis.template is not None:
-            analysis.template.identifiers = identifiers
-            if cacheable and tree is not None:
-                learned = shape_cache.learn(analysis, tree)
+        if analysis.template is not None and cacheable and tree is not None:
+            learned = shape_cache.learn(analysis, tree)
+            cached = shape_cache.template_of(shape)
+            if (learned is not None and cached is not None and split is not None
+                    and by_text is not None and literals_agree(split[0], lexed)):
+                shape_cache.remember_text(by_text, cached)
         if learned is None:
             learned = compile_function(tree, model, "truth", convert_strings=convert)
         matches, self_source = learned
@@ -165,16 +183,13 @@ class SelectorFilter(Filter):
             object.__setattr__(self, name, value)
 
     def _from_shape(
-        self, key: tuple[Any, ...], lexed: Lexed, text: str, body: str, dialect: str,
+        self, template: Template, lits: list[str], text: str, body: str, dialect: str,
         limits: Limits, model: ValueModel, departures: tuple[str, ...],
     ) -> bool:
-        """Become the filter of `text` from its shape's template; False where the whole
-        pipeline must run (no template, a value rule refuses a literal, or the values
-        choose code no variant has)."""
-        template = shape_cache.lookup(key)
-        if template is None:
-            return False
-        values = template.values(lexed.lits)
+        """Become the filter of `text` (whose literal texts are `lits`) from its shape's
+        template; False where the whole pipeline must run (a value rule refuses a
+        literal, or the values choose code no variant has)."""
+        values = template.values(lits)
         if values is None:
             return False
         variant = template.variant(values)

@@ -11,10 +11,10 @@ import threading
 from typing import Any
 
 import pytest
-from cachetools import LRUCache
 from hypothesis import given
 from hypothesis import strategies as st
 
+from index_workloads import WORKLOADS
 from msgfilter import FilterError, dialects, shapes
 from msgfilter.engine import compile_unshaped
 from msgfilter.errors import FilterPositionError
@@ -182,7 +182,7 @@ def test_the_lazy_tree_is_built_once_and_is_right() -> None:
 
 
 def test_the_cache_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(shape_cache, "_templates", LRUCache(maxsize=4))
+    monkeypatch.setattr(shape_cache, "_templates", shape_cache.Templates(4))
     for i in range(10):
         assert_same(f"p{i} = 'x' AND q > {i}", "jms", [{f"p{i}": "x", "q": 20}])
     assert shapes.cache_info().currsize == 4
@@ -220,3 +220,48 @@ def test_limits_are_kept_per_text() -> None:
     assert _compile("b IN ('r', 's')", "jms", True, few).shape == _compile(
         "b IN ('t', 'u')", "jms", True, Limits(max_in_items=2, max_length=99)
     ).shape
+
+
+@pytest.mark.parametrize("workload", ["device", "broker", "rocketmq", "mixed"])
+def test_index_workload_texts_agree(workload: str) -> None:
+    """The index benchmarks' selectors (ranges and BETWEEN on floats, negative numbers,
+    IN lists, string properties compared as numbers) served by their shapes' templates
+    equal the pipeline's filters, on the workloads' own messages."""
+    selectors, messages_of = WORKLOADS[workload]
+    shapes.purge()
+    taught = [(t, d) for t, d in selectors(300, 1) if dialects.get(d).grammar is not None]
+    for text, dialect in taught:
+        _compile(text, dialect, True)
+    samples = messages_of(4, 300, 2)
+    hits = shapes.cache_info().hits
+    for text, dialect in [(t, d) for t, d in selectors(300, 7)
+                          if dialects.get(d).grammar is not None][:60]:
+        assert_same(text, dialect, samples)
+    assert shapes.cache_info().hits > hits + 20  # most were served by a template
+
+
+def test_texts_found_before_lexing_agree() -> None:
+    """A text whose pieces between literals were seen is served before the token loop;
+    literals the lexer reads otherwise (octal, long, hex, 19 digits, a number gluing onto
+    a name or another number) take the lexer's way, and every one equals the pipeline's."""
+    shapes.purge()
+    first = "a = 5 AND b > 1.5 AND c = 'x' AND d1 = 2"
+    assert_same(first, "jms")
+    assert len(shape_cache._by_text) == 1
+    for text in [
+        "a = 7 AND b > 2.5e3 AND c = 'it''s' AND d1 = 3",
+        "a = 017 AND b > 1.5 AND c = 'x' AND d1 = 2",
+        "a = 5L AND b > .5 AND c = '' AND d1 = 2",
+        "a = 0x1F AND b > 1.5 AND c = 'x' AND d1 = 2",
+        "a = 99999999999999999999 AND b > 1.5 AND c = 'x' AND d1 = 2",
+        "a = 9223372036854775808 AND b > 1e309 AND c = '(' AND d1 = 0",
+    ]:
+        assert_same(text, "jms", [{"a": 7, "b": 3000.0, "c": "it's", "d1": 3}])
+    assert len(shape_cache._by_text) == 1
+    for text in ["a = 1.2.3", "a = 1.2 .3", "x.5 = 1", "a = 1e", "a = 5x"]:
+        assert_same(text, "jms")
+        assert_same(text, "jms")
+    hits = shapes.cache_info().hits
+    assert_same("A = 6 and  b > 1.5 AND c = 'y' AND d1 = 2", "jms")  # other spacing and case
+    assert_same("A = 8 and  b > 1.5 AND c = 'z' AND d1 = 2", "jms")
+    assert shapes.cache_info().hits > hits

@@ -57,10 +57,11 @@ class Analysis(NamedTuple):
 
 def analyse(
     shape: Shape, lexed: Lexed, tree: n.Expr | None, grammar: Grammar, model: ValueModel,
-    convert: bool,
+    convert: bool, identifiers: frozenset[str],
 ) -> Analysis:
     """The literals of a compiled text and, where every literal value in its checked
-    tree can be placed in a slot, the template of its shape."""
+    tree can be placed in a slot, the template of its shape (whose filters read
+    `identifiers`)."""
     kinds, starts, ends = lexed.kinds, lexed.starts, lexed.ends
     slot_of: dict[int, int] = {}
     for index, kind in enumerate(kinds):
@@ -79,7 +80,7 @@ def analyse(
     checks.extend(_value_checks(order, refs, grammar, model))
     template = Template(
         shape, grammar, model, convert, decoders, tuple(folds), tuple(checks),
-        tuple(program), n.identifiers(tree),
+        tuple(program), identifiers,
     )
     return Analysis(tuple(values), template, refs)
 

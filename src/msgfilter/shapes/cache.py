@@ -5,10 +5,9 @@ constants."""
 from __future__ import annotations
 
 import threading
+from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
-
-from cachetools import LRUCache
 
 from ..backends.python.compiler import Careful, generate_shared
 from ..backends.python.runtime import binder
@@ -26,7 +25,34 @@ SHAPE_CACHE_SIZE = 16384
 #: Code variants kept per shape (texts whose values choose different code).
 MAX_VARIANTS = 8
 
-_templates: LRUCache[tuple[Any, ...], Template] = LRUCache(maxsize=SHAPE_CACHE_SIZE)
+
+
+class Templates(OrderedDict[tuple[Any, ...], Template]):
+    """The templates by shape key, least recently used first, at most `maxsize` (callers
+    hold `_lock`). An OrderedDict, not cachetools: a look-up here is on the path of every
+    compile of a known shape, and cachetools' LRU, written in Python, cost several times
+    the few hundred nanoseconds this one does."""
+
+    def __init__(self, maxsize: int) -> None:
+        super().__init__()
+        self.maxsize = maxsize
+
+    def used(self, key: tuple[Any, ...]) -> Template | None:
+        """The template of `key`, marked most recently used."""
+        found = self.get(key)
+        if found is not None:
+            self.move_to_end(key)
+        return found
+
+    def keep(self, key: tuple[Any, ...], template: Template) -> None:
+        self[key] = template
+        if len(self) > self.maxsize:
+            self.popitem(last=False)
+
+
+_templates = Templates(SHAPE_CACHE_SIZE)
+#: Templates by text key (`shape.text_key`): texts found there skip the lexer's token loop.
+_by_text = Templates(SHAPE_CACHE_SIZE)
 _lock = threading.Lock()
 _hits = 0
 _misses = 0
@@ -42,13 +68,31 @@ class ShapeCacheInfo(NamedTuple):
 def lookup(key: tuple[Any, ...]) -> Template | None:
     global _hits, _misses
     with _lock:
-        try:
-            template: Template = _templates[key]
-        except KeyError:
+        template = _templates.used(key)
+        if template is None:
             _misses += 1
+        else:
+            _hits += 1
+    return template
+
+
+def lookup_text(key: tuple[Any, ...]) -> Template | None:
+    """The template a text key was shown to lead to (`remember_text`), while it is still
+    its shape's cached template; None (and no miss counted: the caller lexes the text and
+    asks `lookup`) otherwise."""
+    global _hits
+    with _lock:
+        template = _by_text.used(key)
+        if template is None or _templates.used(template.shape.key) is not template:
             return None
         _hits += 1
     return template
+
+
+def remember_text(key: tuple[Any, ...], template: Template) -> None:
+    """Lead `key` to `template`: a text with this key was lexed and is of its shape."""
+    with _lock:
+        _by_text.keep(key, template)
 
 
 def template_of(shape: Shape) -> Template | None:
@@ -84,7 +128,7 @@ def learn(analysis: Analysis, tree: n.Expr) -> tuple[Callable[..., Any], str] | 
         cached = _templates.get(template.shape.key)
         if cached is None:
             template.variants = (variant,)
-            _templates[template.shape.key] = template
+            _templates.keep(template.shape.key, template)
         elif len(cached.variants) < MAX_VARIANTS:
             cached.variants = (*cached.variants, variant)
     matches: Callable[..., Any] = variant.bind(*shared.consts)
@@ -109,7 +153,7 @@ def bind(
 def cache_info() -> ShapeCacheInfo:
     """Hits, misses, capacity and current size of the shape cache."""
     with _lock:
-        return ShapeCacheInfo(_hits, _misses, int(_templates.maxsize), int(_templates.currsize))
+        return ShapeCacheInfo(_hits, _misses, _templates.maxsize, len(_templates))
 
 
 def purge() -> None:
@@ -118,4 +162,5 @@ def purge() -> None:
     global _hits, _misses
     with _lock:
         _templates.clear()
+        _by_text.clear()
         _hits = _misses = 0

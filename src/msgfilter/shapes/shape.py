@@ -54,11 +54,25 @@ def shape_key(
     """What a text's shape is made of: the dialect and its switches for this text
     (ActiveMQ's and Artemis's prefixes), the limits the parser reads, and each token's code
     (`Lexed.codes`: a keyword, an operator, an identifier's text, a literal's kind)."""
+    return (_head(dialect, flags, limits), tuple(lexed.codes))
+
+
+def text_key(
+    dialect: str, flags: tuple[bool, bool], limits: Limits, pieces: tuple[str, ...]
+) -> tuple[Any, ...]:
+    """A text's key before it is lexed: its text between literals and each literal's kind
+    (`syntax.lexer.split_literals`), with what `shape_key` adds. Many texts of one shape
+    (other spacing, keyword case) have different text keys; each leads to its shape once
+    `scan` has shown that it reads such a text as `split_literals` does."""
+    return (_head(dialect, flags, limits), pieces)
+
+
+def _head(dialect: str, flags: tuple[bool, bool], limits: Limits) -> tuple[Any, ...]:
     # Of the limits, those the parser reads: the length is checked on each text.
     bounds = None if limits is DEFAULT_LIMITS else (limits.max_depth, limits.max_in_items)
     if bounds == _DEFAULT_BOUNDS:
         bounds = None
-    return ((dialect, flags, bounds), tuple(lexed.codes))
+    return (dialect, flags, bounds)
 
 
 _DEFAULT_BOUNDS = (DEFAULT_LIMITS.max_depth, DEFAULT_LIMITS.max_in_items)

@@ -164,8 +164,9 @@ class Lexed:
         return self._ends
 
     def tokens(self) -> list[Token]:
+        # Positional: lark's Token takes keywords through a slower path.
         return [
-            Token(kind, text, start_pos=start, end_pos=end)
+            Token(kind, text, start, None, None, None, None, end)
             for kind, text, start, end in zip(
                 self.kinds, self.texts, self.starts, self.ends, strict=True
             )
@@ -249,6 +250,70 @@ def scan(text: str, dialect: Grammar, limits: Limits) -> Lexed | None:
     if text.count("(") > limits.max_depth and not _shallow(codes, limits.max_depth):
         return None
     return Lexed(codes, lits, keywords, matches)
+
+
+# `_FAST`'s literal alternatives in its order (string, approximate, hex and exact), found
+# by one C-level split. A number right after a character that continues an identifier is
+# part of that identifier, as `_FAST` reads it: the look-behind keeps it out. The leading
+# look-ahead lets the engine skip every other position at once (2.5 times as fast).
+_LITERALS = re.compile(
+    r"""(?=['0-9.])
+    (?:('[^']*+(?:''[^']*+)*+')
+    | (?<![A-Za-z0-9_$])
+      (?:([0-9]++\.[0-9]*+(?:[eE][+-]?[0-9]++)?|\.[0-9]++(?:[eE][+-]?[0-9]++)?
+          |[0-9]++[eE][+-]?[0-9]++)
+      | (0[xX][0-9a-fA-F]++|[0-9]++[lL]?)))
+    """,
+    re.VERBOSE,
+)
+
+
+def split_literals(text: str, dialect: Grammar) -> tuple[tuple[str, ...], list[str]] | None:
+    """`text` as the pieces between its literals, each literal's code ahead of the piece
+    after it (`'`, `.`, `0`, as `Lexed.codes`), and the literals' texts; None where
+    `scan` may not read it the same way whatever the literal values (comments, quoted
+    identifiers, an exact literal `scan` checks further: hex, octal, long, 19 digits).
+
+    Two texts with equal pieces are one shape if `scan` reads one of them into tokens
+    that start where these literals do (`literals_agree`): the lexer's reading of the
+    text between literals does not depend on their values, and at a literal it tries
+    the alternatives this split tries, in the same order."""
+    if '"' in text or (dialect.comments and ("--" in text or "/*" in text)):
+        return None
+    parts = _LITERALS.split(text)
+    lits: list[str] = []
+    pieces = [parts[0]]
+    append, literal = pieces.append, lits.append
+    for at in range(1, len(parts), 4):
+        string, approx, exact = parts[at], parts[at + 1], parts[at + 2]
+        if string is not None:
+            append("'")
+            literal(string)
+        elif approx is not None:
+            append(".")
+            literal(approx)
+        else:
+            if len(exact) > 18 or exact[0] == "0" or not exact.isdigit():
+                return None
+            append("0")
+            literal(exact)
+        append(parts[at + 3])
+    return tuple(pieces), lits
+
+
+def literals_agree(pieces: tuple[str, ...], lexed: Lexed) -> bool:
+    """`scan` read the literals `split_literals` found, where it found them."""
+    starts, codes = lexed.starts, lexed.codes
+    found = [i for i, code in enumerate(codes) if code in LITERAL_CODES]
+    if len(found) * 2 + 1 != len(pieces):
+        return False
+    at = len(pieces[0])
+    for number, token in enumerate(found):
+        code, lit = pieces[2 * number + 1], lexed.lits[number]
+        if codes[token] != code or starts[token] != at or lexed.ends[token] != at + len(lit):
+            return False
+        at += len(lit) + len(pieces[2 * number + 2])
+    return True
 
 
 def _shallow(codes: list[str], limit: int) -> bool:

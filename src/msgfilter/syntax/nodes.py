@@ -242,19 +242,44 @@ def is_condition(node: Node) -> bool:
 
 def children(node: Node) -> tuple[Expr, ...]:
     """The direct sub-expressions of `node`, left to right."""
+    # Dispatch on the class, decided once per class: every pass over a tree (check, fold,
+    # the shape analysis, generation) calls this for each node.
+    cls = type(node)
+    kind = _CHILD_KIND.get(cls)
+    if kind is None:
+        kind = _CHILD_KIND[cls] = _child_kind(node)
+    if kind == 0:
+        return ()
+    if kind == 1:
+        return (node.operand,)  # type: ignore[attr-defined]
+    if kind == 2:
+        return (node.left, node.right)  # type: ignore[attr-defined]
+    if kind == 3:
+        return (node.operand, node.low, node.high)  # type: ignore[attr-defined]
+    if kind == 4:
+        return node.operands  # type: ignore[attr-defined,no-any-return]
+    if kind == 5:
+        return node.args  # type: ignore[attr-defined,no-any-return]
+    return (node.operand, *node.items)  # type: ignore[attr-defined]
+
+
+_CHILD_KIND: dict[type, int] = {}
+
+
+def _child_kind(node: Node) -> int:
     if isinstance(node, Negate | Not | In | Like | StringTest | IsNull):
-        return (node.operand,)
+        return 1
     if isinstance(node, Arith | Compare):
-        return (node.left, node.right)
+        return 2
     if isinstance(node, Between):
-        return (node.operand, node.low, node.high)
+        return 3
     if isinstance(node, And | Or):
-        return node.operands
+        return 4
     if isinstance(node, Call):
-        return node.args
+        return 5
     if isinstance(node, InList):
-        return (node.operand, *node.items)
-    return ()
+        return 6
+    return 0
 
 
 def identifiers(node: Node) -> frozenset[str]:

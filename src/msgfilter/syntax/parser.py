@@ -12,6 +12,8 @@ from cachetools import LRUCache
 from lark import Lark, Token
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken, VisitError
 from lark.lexer import Lexer
+from lark.parse_tree_builder import ExpandSingleChild
+from lark.parsers.lalr_analysis import Shift
 
 from ..errors import FilterLimitError, FilterSyntaxError, FilterTypeError
 from ..limits import Limits
@@ -54,7 +56,7 @@ _GRAMMAR = files(__package__).joinpath("selector.lark").read_text(encoding="utf-
 #: must not grow memory without bound.
 PARSER_CACHE_SIZE = 16
 
-_parsers: LRUCache[tuple[Grammar, int, int], Lark] = LRUCache(maxsize=PARSER_CACHE_SIZE)
+_parsers: LRUCache[tuple[Grammar, int, int], _Tables] = LRUCache(maxsize=PARSER_CACHE_SIZE)
 _lock = threading.Lock()  # guards _parsers (an LRU reorders itself on every read)
 _build_lock = threading.Lock()  # one build at a time; lookups go on meanwhile
 
@@ -66,7 +68,76 @@ def _parser_key(grammar: Grammar, limits: Limits) -> tuple[Grammar, int, int]:
     return (grammar, limits.max_depth, limits.max_in_items)
 
 
-def _parser(grammar: Grammar, limits: Limits) -> Lark:
+class _Tables:
+    """A lark LALR parser and its tables flattened for `drive`: per state, each terminal's
+    action as (True, next state) or (False, (callback, size, rule name)), and the state
+    each rule name leads to from each state. lark's own loop (`feed_token`) looks up
+    `Rule` objects, whose hash and equality are Python code, at each reduction: a third
+    of what parsing a selector cost. A `?rule` of one symbol keeps its value: no call."""
+
+    __slots__ = ("actions", "end", "goto", "lark", "start")
+
+    def __init__(self, lark: Lark) -> None:
+        inner = lark.parser.parser.parser
+        table, callbacks = inner.parse_table, inner.callbacks
+        self.lark = lark
+        self.start: int = table.start_states["start"]
+        self.end: int = table.end_states["start"]
+        self.actions: dict[int, dict[str, tuple[bool, Any]]] = {}
+        self.goto: dict[int, dict[str, int]] = {}
+        for state, row in table.states.items():
+            actions, goto = self.actions.setdefault(state, {}), self.goto.setdefault(state, {})
+            for name, (action, arg) in row.items():
+                if action is Shift:
+                    actions[name] = (True, arg)
+                    goto[name] = arg
+                else:
+                    callback = callbacks[arg]
+                    size = len(arg.expansion)
+                    if size == 1 and isinstance(callback, ExpandSingleChild):
+                        callback = None  # `?rule: one`: the value stays as it is
+                    actions[name] = (False, (callback, size, arg.origin.name))
+
+    def drive(self, tokens: list[Token]) -> Any:
+        """What lark's parse returns for `tokens` (the same callbacks in the same order),
+        or `_REFUSED` where a token has no action: lark's own parse then says why."""
+        actions, goto, end = self.actions, self.goto, self.end
+        states = [self.start]
+        values: list[Any] = []
+        for token in itertools.chain(tokens, (_END,)):
+            kind = token.type
+            while True:
+                found = actions[states[-1]].get(kind)
+                if found is None:
+                    return _REFUSED
+                if found[0]:
+                    if kind == "$END":
+                        return _REFUSED
+                    states.append(found[1])
+                    values.append(token)
+                    break
+                callback, size, origin = found[1]
+                if callback is None:
+                    states.pop()
+                else:
+                    if size:
+                        children = values[-size:]
+                        del states[-size:]
+                        del values[-size:]
+                    else:
+                        children = []
+                    values.append(callback(children))
+                states.append(goto[states[-1]][origin])
+                if kind == "$END" and states[-1] == end:
+                    return values[-1]
+        return _REFUSED  # pragma: no cover - the end token returns or refuses
+
+
+_END = Token("$END", "")
+_REFUSED: Any = object()
+
+
+def _parser(grammar: Grammar, limits: Limits) -> _Tables:
     key = _parser_key(grammar, limits)
     with _lock:
         parser = _parsers.get(key)
@@ -76,12 +147,12 @@ def _parser(grammar: Grammar, limits: Limits) -> Lark:
         with _lock:
             parser = _parsers.get(key)
         if parser is None:
-            parser = Lark(
+            parser = _Tables(Lark(
                 _GRAMMAR,
                 parser="lalr",
                 lexer=_PassThrough,
                 transformer=Builder(grammar, limits),
-            )
+            ))
             with _lock:
                 _parsers[key] = parser
     return parser
@@ -130,8 +201,11 @@ def _dangling_comment(tokens: list[Token], text: str) -> int | None:
 
 
 def _parse_tokens(tokens: list[Token], text: str, dialect: Grammar, limits: Limits) -> n.Expr:
+    tables = _parser(dialect, limits)
     try:
-        tree = cast(n.Expr, _parser(dialect, limits).parse(tokens))
+        tree = cast(n.Expr, tables.drive(tokens))
+        if tree is _REFUSED:
+            tree = cast(n.Expr, tables.lark.parse(tokens))
     except VisitError as error:
         cause = error.orig_exc
         if isinstance(cause, BuildError):

@@ -72,3 +72,10 @@ def binder(source: str) -> Callable[..., Any]:
 def build(source: str, consts: tuple[object, ...]) -> Any:
     """The function that generated `source` defines, bound to its constants."""
     return binder(source)(*consts)
+
+
+def purge() -> None:
+    """Forget every compiled source: the next filter of each pays Python's `compile`
+    again (what a cold compile costs; `benchmarks/bench_compile_workloads.py`)."""
+    with _lock:
+        _binders.clear()
