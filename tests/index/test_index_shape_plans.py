@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from msgfilter import FilterError, SubscriptionIndex, dialects
 from msgfilter.engine import compile_unshaped
 from msgfilter.index.clauses import plan_clauses
-from msgfilter.index.entries import Shared
+from msgfilter.index.entries import identity
 from msgfilter.selector import SelectorFilter
 from msgfilter.syntax import nodes as n
 from msgfilter.testing import messages, property_settings, selectors
@@ -35,7 +35,7 @@ def assert_same_plan(text: str, dialect: str) -> SelectorFilter | None:
         return None
     shaped, full = found
     assert plan_clauses(shaped) == plan_clauses(full), text
-    assert Shared(shaped) == Shared(dialects.get(dialect).build(text))
+    assert identity(shaped) == identity(dialects.get(dialect).build(text))
     assert isinstance(shaped, SelectorFilter)
     return shaped
 
