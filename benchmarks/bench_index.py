@@ -38,7 +38,8 @@ For each workload and size it prints:
 - total build seconds: `add(key, text, dialect)` of every subscription into an empty
   index after `msgfilter.purge()` (compiling included);
 - `pickle.dumps` and `pickle.loads` seconds of the index (`loads` after `purge()`: it
-  recompiles every filter, as a restarted broker would);
+  recompiles every filter, as a restarted broker would), and the same of a snapshot
+  (`msgfilter.index.snapshot.dumps` / `loads`, its load after `purge()` too);
 - bytes per subscription (tracemalloc, current traced memory after building a second
   index from the texts inside the traced region after `purge()`: compiled filters,
   compile cache entries and index structures included; the texts themselves were made
@@ -74,6 +75,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 import msgfilter
 from index_workloads import WORKLOADS, Selectors, to_table
 from msgfilter import Filter, SubscriptionIndex
+from msgfilter.index import snapshot
 
 
 def _best(fn: Callable[[], Any], repeat: int = 3) -> float:
@@ -279,6 +281,17 @@ def _bench_pickle(idx: SubscriptionIndex, size: int, row: dict[str, Any]) -> Non
     print(f"  pickle.dumps {row['dumps_s']:.2f} s, pickle.loads {row['loads_s']:.1f} s "
           f"({len(blob) / size:.0f} B/sub pickled)", flush=True)
     del blob
+    start = time.perf_counter()
+    saved = snapshot.dumps(idx)
+    row["save_s"] = time.perf_counter() - start
+    msgfilter.purge()
+    start = time.perf_counter()
+    again = snapshot.loads(saved)
+    row["load_s"] = time.perf_counter() - start
+    assert again.items() == idx.items()
+    del again
+    print(f"  snapshot save {row['save_s']:.2f} s, load {row['load_s']:.1f} s "
+          f"({len(saved) / size:.0f} B/sub saved)", flush=True)
 
 
 def bench_table(workload: str, subs: int, rows: int) -> dict[str, Any]:
@@ -320,7 +333,8 @@ def main() -> None:
                         help="skip the tracemalloc build above this many subscriptions")
     parser.add_argument("--explain", action="store_true")
     parser.add_argument("--skip", default="",
-                        help="measures to leave out, comma-separated: memory, pickle")
+                        help="measures to leave out, comma-separated: memory, pickle "
+                             "(pickle and snapshots)")
     args = parser.parse_args()
     workloads = [w for w in args.workload.split(",") if w]
     for w in workloads:
@@ -340,15 +354,16 @@ def main() -> None:
     print(f"\nload average at the end {_load()}")
     print("| workload | subs (distinct) | match µs/msg | naive µs/msg | ratio | matches/msg "
           "(max) | verified/msg | add known / new µs | build s | pickle dumps / loads s "
-          "| B/sub |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|")
+          "| snapshot save / load s | B/sub |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
     for r in results:
         memory = f"{r['bytes_sub']:,.0f}" if "bytes_sub" in r else "-"
         pickled = f"{r['dumps_s']:.2f} / {r['loads_s']:,.1f}" if "dumps_s" in r else "-"
+        saved = f"{r['save_s']:.2f} / {r['load_s']:,.1f}" if "save_s" in r else "-"
         print(f"| {r['workload']} | {r['size']:,} ({r['distinct']:,}) | {r['match_us']:,.1f} | "
               f"{r['naive_us']:,.0f} | {r['ratio']:,.1f}x | {r['matches']:.1f} "
               f"({r['matches_max']}) | {r['verified']:,.1f} | {r['add_known_us']:,.0f} / "
-              f"{r['add_new_us']:,.0f} | {r['build_s']:,.1f} | {pickled} | {memory} |")
+              f"{r['add_new_us']:,.0f} | {r['build_s']:,.1f} | {pickled} | {saved} | {memory} |")
     if tables:
         print(f"\nmatch_table at {args.table_subs:,} subscriptions, {args.rows:,} rows: rows/s")
         print("| workload | first call | next call |\n|---|---|---|")
