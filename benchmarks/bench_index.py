@@ -1,7 +1,7 @@
 """SubscriptionIndex speed and memory on workloads that try to break it.
 
     PYTHONPATH=src .venv/bin/python benchmarks/bench_index.py \
-        [--workload friendly,broker,device,rocketmq,mixed,amqp] [--sizes 10000,100000] \
+        [--workload friendly,broker,device,rocketmq,mixed,amqp,hot] [--sizes 10000,100000] \
         [--messages 500] [--rows 1000000] [--table-subs 10000] [--explain]
 
 Workloads (tests/index_workloads.py): `friendly` is the one the index was built against
@@ -9,7 +9,8 @@ Workloads (tests/index_workloads.py): `friendly` is the one the index was built 
 equality); `broker` (the same family with the selective predicates in scores, IN lists,
 price/qty ranges and ORs), `device` (threshold alerts: ranges on two or three readings),
 `rocketmq` (string properties compared as numbers), `mixed` (jms + rocketmq +
-rocketmq-tag + pulsar-tag in one index) and `amqp` (the broker shapes in amqp-sql).
+rocketmq-tag + pulsar-tag in one index), `amqp` (the broker shapes in amqp-sql) and `hot`
+(one identifier in every signature, beside an attribute per subscription).
 `--sizes 1000000` runs (slowly).
 
 For each workload and size it prints:
@@ -324,7 +325,7 @@ def bench_table(workload: str, subs: int, rows: int) -> dict[str, Any]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    parser.add_argument("--workload", default="friendly,broker,device,rocketmq,mixed")
+    parser.add_argument("--workload", default="friendly,broker,device,rocketmq,mixed,hot")
     parser.add_argument("--sizes", default="10000,100000")
     parser.add_argument("--messages", type=int, default=500)
     parser.add_argument("--rows", type=int, default=1_000_000)

@@ -18,6 +18,9 @@ selective predicates elsewhere:
 - `rocketmq_*`: the rocketmq dialect (string properties; `a = 5` compares numerically,
   BETWEEN, STARTSWITH, IN) in the same spirit; `mixed_*`: jms + rocketmq + rocketmq-tag +
   pulsar-tag subscriptions in one index; `amqp_*`: the broker shapes in amqp-sql.
+- `hot_*`: one identifier (`region`) in every signature, beside an attribute of each
+  subscription's own: the shape that grouping clauses by their first identifier handles
+  worst.
 
 Value spaces grow with the number of subscriptions (`_scale`), so that a message matches
 a few dozen subscriptions at 10 000 and about twice that at 100 000, as in a broker where
@@ -486,6 +489,57 @@ def amqp_messages(count: int, subscriptions: int, seed: int = 2) -> Messages:
     return broker_messages(count, subscriptions, seed)
 
 
+# -- hot: one identifier every signature shares ----------------------------------------------
+
+
+def _hot_names(count: int) -> int:
+    """How many attribute names: they grow with the subscriptions (about 20 each)."""
+    return max(15, count // 20)
+
+
+def hot_selectors(count: int, seed: int = 1) -> Selectors:
+    """Every subscription narrows `region` (four values, carried by every message) and
+    tests an attribute of its own (names grow with the subscriptions: each is a new
+    signature sharing `region`), present, ranged, equal or prefixed. The shape of an
+    index that files clauses by their first identifier worst: one group of them all."""
+    rnd = random.Random(seed)
+    names = _hot_names(count)
+    out: Selectors = []
+    while len(out) < count:
+        if _dup(rnd, out, 0.05):
+            continue
+        region = f"region = 'r{rnd.randrange(4)}'"
+        attr = f"a{rnd.randrange(names)}"
+        kind = rnd.random()
+        if kind < 0.3:
+            text = f"{region} AND {attr} IS NOT NULL"
+        elif kind < 0.6:
+            text = f"{region} AND {attr} > {rnd.randrange(100)}"
+        elif kind < 0.8:
+            text = f"{region} AND {attr} = 'v{rnd.randrange(3)}'"
+        elif kind < 0.95:
+            text = f"{attr} LIKE 'v{rnd.randrange(3)}%' AND {region}"
+        else:
+            text = f"{region} AND (kind = 'k{rnd.randrange(5)}' OR {attr} < 10)"
+        out.append((text, "jms"))
+    return out
+
+
+def hot_messages(count: int, subscriptions: int, seed: int = 2) -> Messages:
+    """Messages for `hot_selectors(subscriptions)`: a region, a kind and eight attributes
+    of the many (numbers or the strings the equalities and prefixes name)."""
+    rnd = random.Random(seed)
+    names = _hot_names(subscriptions)
+    out: Messages = []
+    for _ in range(count):
+        m: dict[str, Any] = {"region": f"r{rnd.randrange(4)}", "kind": f"k{rnd.randrange(5)}"}
+        for attr in rnd.sample(range(names), min(8, names)):
+            m[f"a{attr}"] = (rnd.randrange(100) if rnd.random() < 0.5
+                             else f"v{rnd.randrange(3)}")
+        out.append(m)
+    return out
+
+
 # -- the friendly workload (tests/index_generators.py), in the same form ------------------------
 
 
@@ -510,6 +564,7 @@ WORKLOADS: dict[str, tuple[Callable[[int, int], Selectors],
     "rocketmq": (rocketmq_selectors, rocketmq_messages),
     "mixed": (mixed_selectors, mixed_messages),
     "amqp": (amqp_selectors, amqp_messages),
+    "hot": (hot_selectors, hot_messages),
 }
 
 

@@ -14,7 +14,7 @@ from msgfilter import SubscriptionIndex
 
 #: (workload, subscriptions): small enough to run in a few seconds in all.
 SIZES = [("broker", 800), ("device", 600), ("rocketmq", 600), ("mixed", 800),
-         ("amqp", 600)]
+         ("amqp", 600), ("hot", 600)]
 MESSAGES = 200
 
 

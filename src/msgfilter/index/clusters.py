@@ -9,7 +9,11 @@ small, by a `RangeTable` of its own once it is not.
 `ClusterLookup` visits only the clusters a message can hit. A cluster needs a value for
 each of its identifiers, so clusters are grouped by their first identifier and a message
 visits the groups of the identifiers it carries: the look-up follows the message's
-identifiers, not the number of signatures. Each group runs as a generated function
+identifiers, not the number of signatures. A cluster's home is the identifier among
+its own (keys and bounds alike) whose group is smallest when the cluster is made: one
+identifier that thousands of signatures share (every message's `region`, each
+subscription adding a name of its own) would otherwise make one group of them all,
+walked by every message carrying it. Each group runs as a generated function
 (straight-line code, one dict look-up per cluster, keys computed once per group), since
 the generic loop over clusters costs a few microseconds each in CPython. A group is
 generated once it has served `GENERATE_AFTER` messages unchanged, so a set of
@@ -25,6 +29,7 @@ from itertools import product
 from typing import Any, Protocol
 
 from ..backends.python.runtime import build
+from .bounds import ident_of
 from .clauses import EQ, PREFIX, Atom, Clause
 from .range_table import VECTOR_FROM, RangeMember, RangeTable
 
@@ -147,13 +152,22 @@ def _loop(members: Iterable[Member], xs: tuple[float, ...], decided: Found,
 class Cluster:
     """Clauses of one signature: filed under the tuple of their atoms' keys."""
 
-    __slots__ = ("buckets", "components", "dims", "size")
+    __slots__ = ("buckets", "components", "dims", "home", "size")
 
     def __init__(self, components: tuple[Component, ...], dims: tuple[str, ...]) -> None:
         self.components = components
         self.dims = dims
         self.buckets: dict[object, Bucket] = {}
         self.size = 0
+        #: The identifier whose group holds the cluster (`ClusterLookup.add`).
+        self.home = components[0][0]
+
+    def identifiers(self) -> list[str]:
+        """The identifiers a message must carry for the cluster to hit: its keys' and
+        its bounds' (every bound reads None for an absent value)."""
+        names = [ident for ident, _ in self.components]
+        names.extend(ident_of(dim) for dim in self.dims)
+        return list(dict.fromkeys(names))
 
     def keys_of(self, clause: Clause) -> list[object]:
         """The bucket keys a clause is filed under (an IN: one per value)."""
@@ -189,11 +203,14 @@ class ClusterLookup:
         return frozenset(self._code)
 
     def add(self, cluster: Cluster) -> None:
-        self.groups.setdefault(cluster.components[0][0], []).append(cluster)
-        self._changed(cluster.components[0][0])
+        groups = self.groups
+        name = cluster.home = min(
+            cluster.identifiers(), key=lambda ident: len(groups.get(ident, ())))
+        groups.setdefault(name, []).append(cluster)
+        self._changed(name)
 
     def remove(self, cluster: Cluster) -> None:
-        name = cluster.components[0][0]
+        name = cluster.home
         group = self.groups[name]
         group.remove(cluster)
         if not group:
@@ -219,7 +236,7 @@ class ClusterLookup:
                 continue
             uses = self._uses[name] = self._uses.get(name, 0) + 1
             if uses >= GENERATE_AFTER and len(group) <= GENERATED_CLUSTERS_MAX:
-                run = code[name] = _generate(group, self._source)
+                run = code[name] = _generate(name, group, self._source)
                 run(values, numbers, decided, verify)
             else:
                 self._generic(group, values, numbers, decided, verify)
@@ -275,15 +292,15 @@ class _Source:
         self.lines.append("    " * depth + text)
 
 
-def _generate(group: list[Cluster], source: KeySource) -> Any:
-    """The look-up of one group as a function (see the module)."""
+def _generate(first: str, group: list[Cluster], source: KeySource) -> Any:
+    """The look-up of the group of identifier `first` as a function (see the module):
+    a message that runs it carries `first`."""
     out = _Source()
     body = 2
     out.line(body, "get = values.get")
     # Each component's keys, once: `k<i>` is a key or None (one key at most) or a list
     # (several; empty for none).
     names: dict[Component, tuple[str, bool]] = {}
-    first = group[0].components[0][0]
     for cluster in group:
         for component in cluster.components:
             if component in names:
@@ -318,6 +335,13 @@ def _generate(group: list[Cluster], source: KeySource) -> Any:
         out.line(depth, f"b = {out.const(cluster.buckets.get)}({key})")
         out.line(depth, "if b is not None:")
         depth += 1
+        if not cluster.dims:
+            # No bounds, so no members: the bucket's sets, without a call.
+            out.line(depth, "if b.exact:")
+            out.line(depth + 1, "decided.update(b.exact)")
+            out.line(depth, "if b.inexact:")
+            out.line(depth + 1, "verify.update(b.inexact)")
+            continue
         xs = []
         for number, dim in enumerate(cluster.dims):
             out.line(depth, f"x{number} = numbers[{out.const(dim)}]")

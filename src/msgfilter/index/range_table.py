@@ -8,9 +8,12 @@ quantiles of the clauses' own thresholds, and keeps, per cell, a bitmap of the c
 whose interval meets that cell (a clause that does not bound the identifier meets every
 cell; a message without the identifier meets only those). A message's candidates are
 the AND of one bitmap per identifier: a handful of word-wise ANDs in C whatever the
-number of clauses. The few candidates the cells cannot tell apart are tested against
-their exact bounds, vectorized too. Clauses added or removed since the bitmaps were
-made are tested beside them until a rebuild is worth it.
+number of clauses. A second bitmap per cell holds the clauses whose interval covers
+the whole cell: the AND of those is the candidates proven without a look at their
+bounds, so only the clauses with a threshold in the message's cells (a few, whatever
+the table's size) are tested against their exact bounds. Clauses added since the
+bitmaps were made are tested beside them, and those removed are masked out, until a
+rebuild is worth it.
 
 (Why not a sorted list per identifier, the textbook interval index: each identifier's
 list admits many clauses that another identifier then rejects, and intersecting those
@@ -38,7 +41,8 @@ VECTOR_FROM = 48
 
 #: A clause: its entry number, whether it is exact, its bounds by identifier.
 RangeMember = tuple[int, bool, dict[str, tuple[float, float]]]
-#: A message's numbers by identifier (None: absent, or not a number the bounds admit).
+#: A message's numbers by identifier (None: absent, or not a number the bounds admit;
+#: never NaN, which lies in no interval).
 Numbers = Mapping[str, float | None]
 
 
@@ -70,6 +74,7 @@ class RangeTable:
                 del self.uses[name]
         if self.pending.pop(member_id, None) is None and self._grid is not None:
             self.removed.add(member_id)
+            self._grid.mask(member_id)
 
     def hits(self, numbers: Numbers, decided: set[int], verify: set[int]) -> None:
         """Add the entries of the clauses `numbers` satisfy to `decided` (exact clauses)
@@ -84,7 +89,7 @@ class RangeTable:
             grid = self._grid = _Grid(members, sorted(self.uses))
             self.pending.clear()
             self.removed.clear()
-        grid.hits(numbers, self.removed, decided, verify)
+        grid.hits(numbers, decided, verify)
         if self.pending:
             loop_named(self.pending.values(), numbers, decided, verify)
 
@@ -110,9 +115,11 @@ class _Grid:
         count = len(members)
         words = (count + 63) // 64
         self.names = names
-        self.ids = list(members)
+        self.rows = {member_id: row for row, member_id in enumerate(members)}
         self.entries = [m[0] for m in members.values()]
         self.exact = [m[1] for m in members.values()]
+        #: The rows still in the table: one removed since is masked out of every look-up.
+        self.live = (1 << count) - 1
         lows = np.full((len(names), count), -math.inf)
         highs = np.full((len(names), count), math.inf)
         bounded = np.zeros((len(names), count), dtype=bool)
@@ -126,8 +133,9 @@ class _Grid:
         self.lows, self.highs = lows, highs
         self.words = words
         self.edges: list[list[float]] = []
-        self.cells: list[list[int]] = []  # per name and cell: bit i for clause i
-        self.free: list[int] = []         # per name: the clauses that do not bound it
+        self.cells: list[list[int]] = []   # per name and cell: the clauses meeting it
+        self.covers: list[list[int]] = []  # per name and cell: those covering all of it
+        self.free: list[int] = []          # per name: the clauses that do not bound it
         for col in range(len(names)):
             mask = bounded[col]
             thresholds = np.concatenate((lows[col][mask], highs[col][mask]))
@@ -135,51 +143,65 @@ class _Grid:
             if len(thresholds) > MAX_CELLS:
                 picks = np.linspace(0, len(thresholds) - 1, MAX_CELLS).round().astype(int)
                 thresholds = np.unique(thresholds[picks])
-            # A value x lies in cell bisect_right(edges, x); an interval [low, high]
-            # meets the cells from low's to high's.
+            # A value x lies in cell bisect_right(edges, x), the cell [edges[c - 1],
+            # edges[c]); an interval [low, high] meets the cells from low's to high's,
+            # and covers those whose every value it holds (the end cells reach -inf and
+            # +inf).
             first = np.searchsorted(thresholds, lows[col], side="right")
             last = np.searchsorted(thresholds, highs[col], side="right")
             index = np.arange(len(thresholds) + 1)[:, None]
             meets = (first[None, :] <= index) & (index <= last[None, :])
+            starts = np.concatenate(([-math.inf], thresholds))[:, None]
+            ends = np.concatenate((thresholds, [math.inf]))[:, None]
+            covers = (lows[col][None, :] <= starts) & (highs[col][None, :] >= ends)
             self.edges.append(thresholds.tolist())
             self.cells.append(_bitmaps(meets, words))
+            self.covers.append(_bitmaps(covers, words))
             self.free.append(_bitmaps(~mask[None, :], words)[0])
 
-    def hits(self, numbers: Numbers, removed: set[int], decided: set[int],
-             verify: set[int]) -> None:
+    def mask(self, member_id: int) -> None:
+        """Leave a removed clause out of every look-up from now on."""
+        row = self.rows.get(member_id)
+        if row is not None:
+            self.live &= ~(1 << row)
+
+    def hits(self, numbers: Numbers, decided: set[int], verify: set[int]) -> None:
         # The bitmaps are Python ints: an AND of a few thousand words costs well under a
         # microsecond, and most messages leave nothing after one or two of them.
-        found = -1
+        found = sure = self.live
         xs: list[float | None] = []
         for col, name in enumerate(self.names):
             x = numbers[name]
             xs.append(x)
-            found &= self.free[col] if x is None else \
-                self.cells[col][bisect_right(self.edges[col], x)]
+            if x is None:
+                free = self.free[col]
+                found &= free
+                sure &= free
+            else:
+                cell = bisect_right(self.edges[col], x)
+                found &= self.cells[col][cell]
+                sure &= self.covers[col][cell]
             if not found:
                 return
-        if found < 0:
+        if not self.names:
             return  # no identifiers: an empty table
-        if self.words > FEW_WORDS and found.bit_count() > FEW_BITS:
-            rows = self._inside(found, xs)
-        else:
-            # Few candidates: their bits and bounds in Python cost less than numpy calls.
-            rows = []
+        unsure = found & ~sure
+        rows = _rows(sure)
+        if self.words > FEW_WORDS and unsure.bit_count() > FEW_BITS:
+            rows.extend(self._inside(unsure, xs))
+        elif unsure:
+            # Few to test: their bounds in Python cost less than numpy calls.
             bounds = self.bounds
-            while found:
-                lowest = found & -found
-                found ^= lowest
-                row = lowest.bit_length() - 1
+            for row in _rows(unsure):
                 for col, low, high in bounds[row]:
                     x = xs[col]
                     if x is None or not low <= x <= high:
                         break
                 else:
                     rows.append(row)
-        entries, exact, ids = self.entries, self.exact, self.ids
+        entries, exact = self.entries, self.exact
         for row in rows:
-            if not removed or ids[row] not in removed:
-                (decided if exact[row] else verify).add(entries[row])
+            (decided if exact[row] else verify).add(entries[row])
 
     def _inside(self, found: int, xs: list[float | None]) -> list[int]:
         """Many candidates: their bits and exact bounds with numpy."""
@@ -197,6 +219,27 @@ class _Grid:
         inside &= (self.highs[:, rows] >= high_x).all(axis=0)
         kept: list[int] = rows[inside].tolist()
         return kept
+
+
+#: `_rows` reads a bitmap this many bits at a time: each step on a bit costs in
+#: proportion to the int it works on, so a wide table's bitmap is cut into narrow ones.
+_CHUNK = 1024
+_CHUNK_MASK = (1 << _CHUNK) - 1
+
+
+def _rows(bits: int) -> list[int]:
+    """The positions of the set bits of `bits`."""
+    out: list[int] = []
+    base = 0
+    while bits:
+        chunk = bits & _CHUNK_MASK
+        while chunk:
+            lowest = chunk & -chunk
+            chunk ^= lowest
+            out.append(base + lowest.bit_length() - 1)
+        bits >>= _CHUNK
+        base += _CHUNK
+    return out
 
 
 def _bitmaps(rows: Any, words: int) -> list[int]:
