@@ -270,29 +270,24 @@ def bench_one(workload: str, size: int, n_messages: int, memory_max: int,
 
 
 def _bench_pickle(idx: SubscriptionIndex, size: int, row: dict[str, Any]) -> None:
-    start = time.perf_counter()
-    blob = pickle.dumps(idx)
-    row["dumps_s"] = time.perf_counter() - start
-    msgfilter.purge()
-    start = time.perf_counter()
-    again = pickle.loads(blob)
-    row["loads_s"] = time.perf_counter() - start
-    assert len(again) == len(idx)
-    del again
-    print(f"  pickle.dumps {row['dumps_s']:.2f} s, pickle.loads {row['loads_s']:.1f} s "
-          f"({len(blob) / size:.0f} B/sub pickled)", flush=True)
-    del blob
-    start = time.perf_counter()
-    saved = snapshot.dumps(idx)
-    row["save_s"] = time.perf_counter() - start
-    msgfilter.purge()
-    start = time.perf_counter()
-    again = snapshot.loads(saved)
-    row["load_s"] = time.perf_counter() - start
-    assert again.items() == idx.items()
-    del again
-    print(f"  snapshot save {row['save_s']:.2f} s, load {row['load_s']:.1f} s "
-          f"({len(saved) / size:.0f} B/sub saved)", flush=True)
+    """pickle and snapshot round trips, each load after `purge()` (a fresh process)."""
+    ways: tuple[tuple[str, str, Callable[[Any], bytes], Callable[[bytes], Any]], ...] = (
+        ("pickle", "pickle.dumps / pickle.loads", pickle.dumps, pickle.loads),
+        ("snapshot", "snapshot save / load", snapshot.dumps, snapshot.loads),
+    )
+    for name, label, dump, load in ways:
+        start = time.perf_counter()
+        blob = dump(idx)
+        row[f"{name}_save_s"] = time.perf_counter() - start
+        msgfilter.purge()
+        start = time.perf_counter()
+        again = load(blob)
+        row[f"{name}_load_s"] = time.perf_counter() - start
+        assert again.items() == idx.items()
+        del again
+        print(f"  {label} {row[f'{name}_save_s']:.2f} / {row[f'{name}_load_s']:.1f} s "
+              f"({len(blob) / size:.0f} B/sub)", flush=True)
+        del blob
 
 
 def bench_table(workload: str, subs: int, rows: int) -> dict[str, Any]:
@@ -359,8 +354,9 @@ def main() -> None:
     print("|---|---|---|---|---|---|---|---|---|---|---|---|")
     for r in results:
         memory = f"{r['bytes_sub']:,.0f}" if "bytes_sub" in r else "-"
-        pickled = f"{r['dumps_s']:.2f} / {r['loads_s']:,.1f}" if "dumps_s" in r else "-"
-        saved = f"{r['save_s']:.2f} / {r['load_s']:,.1f}" if "save_s" in r else "-"
+        pickled, saved = (
+            f"{r[f'{w}_save_s']:.2f} / {r[f'{w}_load_s']:,.1f}" if f"{w}_save_s" in r else "-"
+            for w in ("pickle", "snapshot"))
         print(f"| {r['workload']} | {r['size']:,} ({r['distinct']:,}) | {r['match_us']:,.1f} | "
               f"{r['naive_us']:,.0f} | {r['ratio']:,.1f}x | {r['matches']:.1f} "
               f"({r['matches_max']}) | {r['verified']:,.1f} | {r['add_known_us']:,.0f} / "
