@@ -12,6 +12,7 @@ import pytest
 
 import msgfilter
 from msgfilter import Filter, SubscriptionIndex
+from msgfilter.index import range_table
 from msgfilter.index.range_table import (
     FEW_WORDS,
     VECTOR_FROM,
@@ -102,11 +103,14 @@ def test_a_message_with_minus_infinity_takes_the_careful_path() -> None:
         assert idx.match(m) == frozenset(k for k, f in subs.items() if f.matches(m))
 
 
-@pytest.mark.parametrize("spread", [8, 5000])
-def test_range_table_equals_its_naive_loop(spread: int) -> None:
+@pytest.mark.parametrize(("spread", "few_bits"), [(8, None), (5000, None), (5000, 0)])
+def test_range_table_equals_its_naive_loop(spread: int, few_bits: int | None,
+                                           monkeypatch: pytest.MonkeyPatch) -> None:
     # Few distinct thresholds (cells exact) and many (cells shared, the exact second
-    # pass decides); candidates few (Python pass) and many (numpy pass); absent values,
-    # infinities, and changes after the bitmaps were made.
+    # pass decides); candidates tested in Python and with numpy (every time, with
+    # few_bits 0); absent values, infinities, and changes after the bitmaps were made.
+    if few_bits is not None:
+        monkeypatch.setattr(range_table, "FEW_BITS", few_bits)
     rnd = random.Random(spread)
     table = RangeTable()
     members: dict[int, RangeMember] = {}

@@ -29,12 +29,12 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 #: At most this many cut points per identifier (cells are one more): the bitmaps cost
-#: (cells / 8) bytes per clause and identifier.
+#: 2 x (cells / 8) bytes per clause and identifier.
 MAX_CELLS = 64
-#: Candidates are read out with numpy when there are more than `FEW_BITS` of them in
-#: a table of more than `FEW_WORDS` 64-bit words (each Python step on the bitmap then
-#: costs more than numpy's fixed price).
-FEW_WORDS, FEW_BITS = 64, 24
+#: Candidates to test against their bounds are tested with numpy when there are more
+#: than `FEW_BITS` of them in a table of more than `FEW_WORDS` 64-bit words: numpy's
+#: calls cost about what 60 to 100 rows read out and tested in Python do.
+FEW_WORDS, FEW_BITS = 64, 96
 #: A table of more clauses than this uses the bitmaps; up to it, a Python loop (numpy's
 #: calls cost more).
 VECTOR_FROM = 48
