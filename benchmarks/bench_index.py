@@ -39,7 +39,8 @@ For each workload and size it prints:
 - total build seconds: `add(key, text, dialect)` of every subscription into an empty
   index after `msgfilter.purge()` (compiling included);
 - `pickle.dumps` and `pickle.loads` seconds of the index (`loads` after `purge()`: it
-  recompiles every filter, as a restarted broker would);
+  recompiles every filter, as a restarted broker would), and the same of a snapshot
+  (`msgfilter.index.snapshot.dumps` / `loads`, its load after `purge()` too);
 - bytes per subscription (tracemalloc, current traced memory after building a second
   index from the texts inside the traced region after `purge()`: compiled filters,
   compile cache entries and index structures included; the texts themselves were made
@@ -75,6 +76,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 import msgfilter
 from index_workloads import WORKLOADS, Selectors, to_table
 from msgfilter import Filter, SubscriptionIndex
+from msgfilter.index import snapshot
 
 
 def _best(fn: Callable[[], Any], repeat: int = 3) -> float:
@@ -268,18 +270,24 @@ def bench_one(workload: str, size: int, n_messages: int, memory_max: int,
 
 
 def _bench_pickle(idx: SubscriptionIndex, size: int, row: dict[str, Any]) -> None:
-    start = time.perf_counter()
-    blob = pickle.dumps(idx)
-    row["dumps_s"] = time.perf_counter() - start
-    msgfilter.purge()
-    start = time.perf_counter()
-    again = pickle.loads(blob)
-    row["loads_s"] = time.perf_counter() - start
-    assert len(again) == len(idx)
-    del again
-    print(f"  pickle.dumps {row['dumps_s']:.2f} s, pickle.loads {row['loads_s']:.1f} s "
-          f"({len(blob) / size:.0f} B/sub pickled)", flush=True)
-    del blob
+    """pickle and snapshot round trips, each load after `purge()` (a fresh process)."""
+    ways: tuple[tuple[str, str, Callable[[Any], bytes], Callable[[bytes], Any]], ...] = (
+        ("pickle", "pickle.dumps / pickle.loads", pickle.dumps, pickle.loads),
+        ("snapshot", "snapshot save / load", snapshot.dumps, snapshot.loads),
+    )
+    for name, label, dump, load in ways:
+        start = time.perf_counter()
+        blob = dump(idx)
+        row[f"{name}_save_s"] = time.perf_counter() - start
+        msgfilter.purge()
+        start = time.perf_counter()
+        again = load(blob)
+        row[f"{name}_load_s"] = time.perf_counter() - start
+        assert again.items() == idx.items()
+        del again
+        print(f"  {label} {row[f'{name}_save_s']:.2f} / {row[f'{name}_load_s']:.1f} s "
+              f"({len(blob) / size:.0f} B/sub)", flush=True)
+        del blob
 
 
 def bench_table(workload: str, subs: int, rows: int) -> dict[str, Any]:
@@ -321,7 +329,8 @@ def main() -> None:
                         help="skip the tracemalloc build above this many subscriptions")
     parser.add_argument("--explain", action="store_true")
     parser.add_argument("--skip", default="",
-                        help="measures to leave out, comma-separated: memory, pickle")
+                        help="measures to leave out, comma-separated: memory, pickle "
+                             "(pickle and snapshots)")
     args = parser.parse_args()
     workloads = [w for w in args.workload.split(",") if w]
     for w in workloads:
@@ -341,15 +350,17 @@ def main() -> None:
     print(f"\nload average at the end {_load()}")
     print("| workload | subs (distinct) | match µs/msg | naive µs/msg | ratio | matches/msg "
           "(max) | verified/msg | add known / new µs | build s | pickle dumps / loads s "
-          "| B/sub |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|")
+          "| snapshot save / load s | B/sub |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
     for r in results:
         memory = f"{r['bytes_sub']:,.0f}" if "bytes_sub" in r else "-"
-        pickled = f"{r['dumps_s']:.2f} / {r['loads_s']:,.1f}" if "dumps_s" in r else "-"
+        pickled, saved = (
+            f"{r[f'{w}_save_s']:.2f} / {r[f'{w}_load_s']:,.1f}" if f"{w}_save_s" in r else "-"
+            for w in ("pickle", "snapshot"))
         print(f"| {r['workload']} | {r['size']:,} ({r['distinct']:,}) | {r['match_us']:,.1f} | "
               f"{r['naive_us']:,.0f} | {r['ratio']:,.1f}x | {r['matches']:.1f} "
               f"({r['matches_max']}) | {r['verified']:,.1f} | {r['add_known_us']:,.0f} / "
-              f"{r['add_new_us']:,.0f} | {r['build_s']:,.1f} | {pickled} | {memory} |")
+              f"{r['add_new_us']:,.0f} | {r['build_s']:,.1f} | {pickled} | {saved} | {memory} |")
     if tables:
         print(f"\nmatch_table at {args.table_subs:,} subscriptions, {args.rows:,} rows: rows/s")
         print("| workload | first call | next call |\n|---|---|---|")

@@ -302,3 +302,45 @@ def test_the_index_pickles_as_its_subscriptions() -> None:
     assert back.items() == idx.items()
     message = msgfilter.Message({"a": "05", "x": 3, "region": "eu"}, tags="TagB")
     assert back.match(message) == idx.match(message) == frozenset({"a", "t", "j"})
+
+
+def test_a_pickle_carries_each_filter_once_and_keeps_the_order() -> None:
+    import pickle
+
+    from msgfilter.amqp import property_filter
+    from msgfilter.limits import Limits
+
+    idx = SubscriptionIndex()
+    text = "colour = 'blue' AND weight > 12"
+    for n in range(50):
+        idx.add(("shared", n), text)
+        idx.add(("own", n), f"colour = 'c{n}'")
+    idx.add_filter("props", property_filter(application_properties={"colour": "blue"}))
+    tight = msgfilter.compile("weight > 12", limits=Limits(max_depth=40))
+    idx.add_filter("limits", tight)
+    idx.add(("shared", 7), text)  # re-adding leaves the key where it was
+    idx.remove(("own", 3))
+    blob = pickle.dumps(idx)
+    assert blob.count(text.encode()) == 1
+    back = pickle.loads(blob)
+    assert back.items() == idx.items()
+    assert list(back.keys()) == list(idx.keys())
+    assert back.filter_of("limits").limits == tight.limits
+    assert back.filter_of("props") == idx.filter_of("props")
+    blue = {"colour": "blue", "weight": 13}
+    assert back.match(blue) == idx.match(blue)
+    assert len(back.match(blue)) == 52
+
+
+def test_add_filters_equals_add_filter_one_by_one() -> None:
+    pairs = [(n, msgfilter.compile(f"v = {n % 7} OR w > {n % 5}")) for n in range(60)]
+    one = SubscriptionIndex()
+    for key, f in pairs:
+        one.add_filter(key, f)
+    many = SubscriptionIndex()
+    many.add_filters(pairs)
+    assert many.items() == one.items()
+    for message in ({"v": 3}, {"w": 4}, {"v": 0, "w": 0}, {}):
+        assert many.match(message) == one.match(message)
+    with pytest.raises(TypeError):
+        many.add_filters([("x", "v = 1")])  # type: ignore[list-item]

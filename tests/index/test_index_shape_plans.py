@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from msgfilter import FilterError, SubscriptionIndex, dialects
 from msgfilter.engine import compile_unshaped
 from msgfilter.index.clauses import plan_clauses
-from msgfilter.index.entries import Shared
+from msgfilter.index.entries import identity
 from msgfilter.selector import SelectorFilter
 from msgfilter.syntax import nodes as n
 from msgfilter.testing import messages, property_settings, selectors
@@ -35,7 +35,7 @@ def assert_same_plan(text: str, dialect: str) -> SelectorFilter | None:
         return None
     shaped, full = found
     assert plan_clauses(shaped) == plan_clauses(full), text
-    assert Shared(shaped) == Shared(dialects.get(dialect).build(text))
+    assert identity(shaped) == identity(dialects.get(dialect).build(text))
     assert isinstance(shaped, SelectorFilter)
     return shaped
 
@@ -96,3 +96,22 @@ def test_an_index_of_siblings_equals_the_naive_loop(texts: list[str], data: st.D
         compiled.append((number, f))
     for message in data.draw(st.lists(messages(), max_size=4)):
         assert idx.match(message) == frozenset(k for k, f in compiled if f.matches(message))
+
+
+def test_a_busy_shape_plans_each_filter_as_the_whole_pipeline() -> None:
+    # Past MEMO_AFTER filters a shape's recipe answers repeated (conjunct, values) from
+    # its memo: values alike in some conjuncts and not in others, -0.0 beside 0.0.
+    from msgfilter.index.shape_plans import MEMO_AFTER, Recipe
+    from msgfilter.shapes.cache import template_of
+
+    shape = ("region = '{r}' AND kind IN ('a', '{k}') AND price > {p} "
+             "AND NOT (weight < {w}) AND name LIKE '{r}%'")
+    texts = [shape.format(r=f"r{n % 5}", k=f"k{n % 3}", p=n % 4,
+                          w=("-0.0", "0.0", "1.5")[n % 3]) for n in range(4 * MEMO_AFTER)]
+    for text in texts:
+        assert_same_plan(text, "jms")
+    shaped = dialects.get("jms").build(texts[0])
+    assert isinstance(shaped, SelectorFilter)
+    template = template_of(shaped.shape)
+    assert template is not None and isinstance(template.recipe, Recipe)
+    assert template.recipe.memo  # the memo served

@@ -136,7 +136,8 @@ def plan_clauses(f: Filter) -> ClausePlan:
         return _property_plan(f)
     if isinstance(f, AmqpSqlFilter):
         tree = f.tree
-        return _plan_branches(lambda: tree, f.model, lambda split: split(tree))
+        return _plan_branches(lambda: tree, f.model, lambda split, part: [
+            [part(node) for node in branch] for branch in split(tree)])
     if not isinstance(f, SelectorFilter):
         return ClausePlan(everything=True, reason="not a selector or tag filter")
     if f.empty:
@@ -146,20 +147,28 @@ def plan_clauses(f: Filter) -> ClausePlan:
         return ClausePlan(everything=True, reason=f"{f.model.value} convert_string_expressions")
     # The tree only where needed: a known shape's branches come without it.
     return _plan_branches(lambda: f.tree, f.model,
-                          lambda split: shape_plans.branches(f, split))
+                          lambda split, part: shape_plans.parts(f, split, part))
+
+
+#: What the planner makes of one conjunct: its atoms and bounds (None: it keys nothing),
+#: whether they say exactly what it says, and if not, why.
+Part = tuple[tuple["Atom | Bound", ...] | None, bool, str]
+#: The parts of each OR branch of a selector, given the planner's split and part.
+PartsOf = Callable[[shape_plans.Split, Callable[[n.Expr], Part]], list[list[Part]]]
 
 
 def _plan_branches(tree_of: Callable[[], n.Expr | None], model: ValueModel,
-                   branches_of: Callable[[shape_plans.Split], list[list[n.Expr]]]) -> ClausePlan:
-    """The plan of a selector of `model` from its OR branches (`branches_of` the
-    planner's split; a known shape's come from its recipe; `tree_of` its tree)."""
+                   parts_of: PartsOf) -> ClausePlan:
+    """The plan of a selector of `model` from the parts of its OR branches (`parts_of`
+    splits it by the planner's rule; a known shape's come from its recipe; `tree_of` its
+    tree)."""
     planner = _planner(model)
     if planner is None:
         return ClausePlan(everything=True, reason=f"{model.value}: no index rules")
     clauses: list[Clause] = []
     reasons: set[str] = set()
-    for conjuncts in branches_of(planner.branches):
-        clause, why = planner.clause(conjuncts)
+    for parts in parts_of(planner.branches, planner.part):
+        clause, why = planner.clause(parts)
         if clause is None:
             tree = tree_of()
             assert tree is not None  # not empty
@@ -306,8 +315,21 @@ class _ClausePlanner:
 
     # -- one clause -------------------------------------------------------------------------
 
-    def clause(self, conjuncts: list[n.Expr]) -> tuple[Clause | None, str]:
-        """The clause of one branch (None: no conjunct keys it), and why it is inexact."""
+    def part(self, node: n.Expr) -> Part:
+        """What one conjunct contributes to its clause (see `Part`)."""
+        found = self.conjunct(node)
+        if found is None:
+            return None, False, self.legacy.why(node)
+        items, exact = found
+        if exact:
+            return tuple(items), True, ""
+        why = "rocketmq: a bound at 0, infinity or beyond 2**53" if self.rocketmq and all(
+            type(i) is Bound for i in items) else self.legacy.why(node)
+        return tuple(items), False, why
+
+    def clause(self, parts: list[Part]) -> tuple[Clause | None, str]:
+        """The clause of one branch from its conjuncts' parts (None: no conjunct keys
+        it), and why it is inexact."""
         eqs: dict[str, Atom] = {}
         prefixes: dict[str, Atom] = {}
         present: dict[str, Atom] = {}
@@ -315,16 +337,12 @@ class _ClausePlanner:
         bounds: dict[str, Bound] = {}
         exact = True
         why = ""
-        for node in conjuncts:
-            parts = self.conjunct(node)
-            if parts is None:
-                exact, why = False, why or self.legacy.why(node)
+        for items, part_exact, part_why in parts:
+            if items is None:
+                exact, why = False, why or part_why
                 continue
-            items, part_exact = parts
             if not part_exact and exact:
-                exact = False
-                why = "rocketmq: a bound at 0, infinity or beyond 2**53" if self.rocketmq and all(
-                    type(i) is Bound for i in items) else self.legacy.why(node)
+                exact, why = False, part_why
             for item in items:
                 if type(item) is Bound:
                     seen = bounds.get(item.ident)

@@ -9,7 +9,7 @@ through `msgfilter.compile`, so a file can at worst fail to load, with a clear e
     save(index, "subscriptions.idx")          # a path (written atomically) or a binary file
     index = load("subscriptions.idx")
 
-Only the public API of `SubscriptionIndex` is used: `dialect`, `items()`, `add_filter`,
+Only the public API of `SubscriptionIndex` is used: `dialect`, `items()`, `add_filters`,
 and `Filter.text`, `.dialect`, `.limits`.
 
 The format (version 1), all integers unsigned big-endian:
@@ -48,7 +48,6 @@ import base64
 import binascii
 import contextlib
 import dataclasses
-import gc
 import json
 import math
 import os
@@ -62,6 +61,7 @@ from ..engine import compile as _compile
 from ..errors import FilterError
 from ..filter import Filter
 from ..limits import DEFAULT_LIMITS, Limits
+from .collector import paused
 from .subscriptions import SubscriptionIndex
 
 __all__ = ["FORMAT_VERSION", "MAGIC", "SnapshotError", "dumps", "load", "loads", "save"]
@@ -91,15 +91,10 @@ def dumps(index: SubscriptionIndex) -> bytes:
     """The snapshot of `index` as bytes (see the module docstring for the format)."""
     if not isinstance(index, SubscriptionIndex):
         raise TypeError(f"expected a SubscriptionIndex, not {type(index).__name__}")
-    # The lists made here are garbage-free; a collection would walk the whole heap of
-    # compiled filters (seconds at 100 000 subscriptions) for nothing.
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
+    # The lists made here are garbage-free: a collection would walk the whole heap of
+    # compiled filters for nothing.
+    with paused():
         return _dumps(index)
-    finally:
-        if enabled:
-            gc.enable()
 
 
 def _dumps(index: SubscriptionIndex) -> bytes:
@@ -238,6 +233,14 @@ def loads(data: bytes, name: str = "<bytes>") -> SubscriptionIndex:
     except FilterError as error:
         raise _broken(name, f"its default dialect {dialect!r} is unknown ({error})") from None
     keys = _keys(groups, order, name)
+    with paused():
+        compiled = _compiled(groups, name)
+        index.add_filters(zip(keys, (compiled[number] for number in order), strict=True))
+    return index
+
+
+def _compiled(groups: list[Group], name: str) -> list[Filter]:
+    """The filter of each group, compiled."""
     compiled: list[Filter] = []
     for group_dialect, text, limits, group_keys in groups:
         try:
@@ -248,9 +251,7 @@ def loads(data: bytes, name: str = "<bytes>") -> SubscriptionIndex:
                 f"snapshot {name!r}: subscription {_short(group_keys[0])}{more}: its "
                 f"{group_dialect} selector {_short(text)} no longer compiles: {error}"
             ) from None
-    for key, number in zip(keys, order, strict=True):
-        index.add_filter(key, compiled[number])
-    return index
+    return compiled
 
 
 def _body(data: bytes, name: str) -> bytes:

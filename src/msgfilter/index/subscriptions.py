@@ -12,11 +12,13 @@ from ..engine import compile as _compile
 from ..errors import FilterError
 from ..filter import Filter
 from ..layout import DEFAULT_LAYOUT, Layout
+from ..limits import DEFAULT_LIMITS, Limits
 from ..semantics.model import ValueModel
 from .clause_store import ClauseStore
 from .clauses import ClausePlan, plan_clauses
+from .collector import paused
 from .columnar import IndexState, match_table
-from .entries import Entry, Shared
+from .entries import Entry, identity
 from .explain import explain
 from .store import TagStore, view_of
 
@@ -39,11 +41,9 @@ class SubscriptionIndex:
         self._dialect = dialects.get(dialect).name
         self._lock = threading.Lock()
         self._keys: dict[Hashable, Entry] = {}       # in insertion order
-        self._order: dict[Hashable, int] = {}
-        self._serial = 0
         self._entries: dict[int, Entry] = {}
-        self._by_filter: dict[Shared, Entry] = {}
-        self._by_text: dict[tuple[str, str, type], Entry] = {}
+        self._by_filter: dict[Hashable, Entry] = {}     # by `entries.identity`
+        self._by_text: dict[str, Entry] = {}
         self._next = 0
         self._stores: dict[ValueModel, ClauseStore] = {}
         self._tags = TagStore()
@@ -74,34 +74,30 @@ class SubscriptionIndex:
         hash(key)
         if not isinstance(compiled, Filter):
             raise TypeError(f"expected a compiled msgfilter.Filter, not {type(compiled).__name__}")
-        # Hashing a filter hashes its tree: the text finds most shared filters first.
-        text_key = (compiled.dialect, compiled.text, type(compiled))
+        # Planning runs outside the lock; the text finds most shared filters first (the
+        # identity of a filter without a shape hashes its tree).
         with self._lock:
-            entry = self._by_text.get(text_key)
-        shared = Shared(compiled) if entry is None else None
+            entry = self._by_text_of(compiled)
         found: ClausePlan | None = None
-        if shared is not None:
+        ident: Hashable = None
+        if entry is None:
+            ident = identity(compiled)
             with self._lock:
-                entry = self._by_filter.get(shared)
+                entry = self._by_filter.get(ident)
             if entry is None:
                 found = plan_clauses(compiled)
         with self._lock:
-            if self._keys.get(key) is entry and entry is not None:
-                return
-            self._detach(key)
-            # Another thread may have filed the same filter meanwhile.
-            if shared is None:
-                shared = Shared(compiled)
-            entry = self._by_text.get(text_key) or self._by_filter.get(shared)
-            if entry is None:
-                entry = Entry(
-                    self._next, compiled, found or plan_clauses(compiled), shared, text_key)
-                self._next += 1
-                self._attach(entry)
-            entry.keys[key] = None
-            self._keys[key] = entry
-            self._order[key] = self._serial
-            self._serial += 1
+            self._file(key, compiled, ident, found)
+
+    def add_filters(self, pairs: Iterable[tuple[Hashable, Filter]]) -> None:
+        """`add_filter` of each (key, filter) pair, in order: what loading many does
+        (`pickle`, snapshots). Python's cycle collector is paused meanwhile (each of its
+        full collections would walk every filter already filed, for nothing). Not atomic:
+        a match meanwhile may see the first pairs only; a pair whose filter is not a
+        `Filter` raises TypeError, the pairs before it subscribed."""
+        with paused():
+            for key, compiled in pairs:
+                self.add_filter(key, compiled)
 
     def remove(self, key: Hashable) -> None:
         """Unsubscribe `key`; KeyError if it is not subscribed."""
@@ -110,10 +106,42 @@ class SubscriptionIndex:
                 raise KeyError(key)
             self._detach(key)
 
+    def _by_text_of(self, compiled: Filter) -> Entry | None:
+        """The entry filed for `compiled`'s text, if it is of its dialect and type (with
+        the lock held)."""
+        entry = self._by_text.get(compiled.text)
+        if entry is None:
+            return None
+        held = entry.filter
+        if held.dialect != compiled.dialect or type(held) is not type(compiled):
+            return None
+        return entry
+
+    def _file(self, key: Hashable, compiled: Filter, ident: Hashable,
+              found: ClausePlan | None) -> None:
+        """File `key` under `compiled`'s entry, made from `found` (its plan) if there is
+        none yet (with the lock held). Another thread may have filed an equal filter
+        since the caller looked."""
+        entry = self._by_text_of(compiled)
+        if entry is None:
+            if ident is None:
+                ident = identity(compiled)
+            entry = self._by_filter.get(ident)
+        if entry is not None and self._keys.get(key) is entry:
+            return
+        self._detach(key)
+        if entry is None:
+            entry = Entry(self._next, compiled, found or plan_clauses(compiled), ident)
+            self._next += 1
+            self._attach(entry)
+        entry.add_key(key)
+        self._keys[key] = entry
+
     def _attach(self, entry: Entry) -> None:
         self._entries[entry.number] = entry
-        self._by_filter[entry.shared] = entry
-        self._by_text[entry.text_key] = entry
+        self._by_filter[entry.identity] = entry
+        # One entry a text: the same text in another dialect is found by its identity.
+        self._by_text.setdefault(entry.filter.text, entry)
         p = entry.clauses
         if p.never:
             return
@@ -126,23 +154,22 @@ class SubscriptionIndex:
             store = self._stores.get(entry.filter.model)
             if store is None:
                 store = self._stores[entry.filter.model] = ClauseStore(entry.filter.model)
-            members = range(self._members, self._members + len(p.clauses))
+            entry.first = self._members
             self._members += len(p.clauses)
-            entry.members = tuple(members)
-            for clause, member in zip(p.clauses, members, strict=True):
+            for member, clause in enumerate(p.clauses, entry.first):
                 store.add(clause, member, entry.number)
 
     def _detach(self, key: Hashable) -> None:
         entry = self._keys.pop(key, None)
         if entry is None:
             return
-        del self._order[key]
-        del entry.keys[key]
+        entry.remove_key(key)
         if entry.keys:
             return
         del self._entries[entry.number]
-        del self._by_filter[entry.shared]
-        del self._by_text[entry.text_key]
+        del self._by_filter[entry.identity]
+        if self._by_text.get(entry.filter.text) is entry:
+            del self._by_text[entry.filter.text]
         p = entry.clauses
         self._everything.pop(entry.number, None)
         self._matches_all.pop(entry.number, None)
@@ -152,7 +179,7 @@ class SubscriptionIndex:
             self._tags.remove(probe, entry.number)
         if p.clauses:
             store = self._stores[entry.filter.model]
-            for clause, member in zip(p.clauses, entry.members, strict=True):
+            for member, clause in enumerate(p.clauses, entry.first):
                 store.remove(clause, member, entry.number)
             if not store:
                 del self._stores[entry.filter.model]
@@ -187,9 +214,26 @@ class SubscriptionIndex:
             return [(k, e.filter) for k, e in self._keys.items()]
 
     def __reduce__(self) -> tuple[Any, ...]:
-        # The structures hold a lock and are derived data: a pickle is the dialect and the
-        # (key, filter) pairs in order (filters pickle as their text), rebuilt on load.
-        return (_rebuild, (self._dialect, self.items()))
+        # The structures hold a lock and are derived data: a pickle is the dialect, each
+        # distinct filter once (as its text, dialect and limits where it pickles so, else
+        # as itself), and the keys in insertion order with the number of their filter;
+        # `_restore` compiles and files them with the cycle collector paused.
+        filters: list[Filter | tuple[str, str, Limits | None]] = []
+        numbers: dict[int, int] = {}
+        keys: list[Hashable] = []
+        order: list[int] = []
+        with self._lock:
+            for key, entry in self._keys.items():
+                number = numbers.get(entry.number)
+                if number is None:
+                    number = numbers[entry.number] = len(filters)
+                    f = entry.filter
+                    filters.append(
+                        (f.text, f.dialect, None if f.limits == DEFAULT_LIMITS else f.limits)
+                        if type(f).__reduce__ is Filter.__reduce__ else f)
+                keys.append(key)
+                order.append(number)
+        return (_restore, (self._dialect, filters, keys, order))
 
     def match(self, message: Any) -> frozenset[Hashable]:
         """The keys whose filter matches `message` (TRUE; UNKNOWN and failures are not)."""
@@ -302,7 +346,18 @@ def _naming(error: FilterError, key: Hashable) -> FilterError:
 
 
 def _rebuild(dialect: str, items: list[tuple[Hashable, Filter]]) -> SubscriptionIndex:
+    # The form pickles of msgfilter 0.x before `_restore` took.
     index = SubscriptionIndex(dialect)
-    for key, compiled in items:
-        index.add_filter(key, compiled)
+    index.add_filters(items)
+    return index
+
+
+def _restore(dialect: str, filters: list[Filter | tuple[str, str, Limits | None]],
+             keys: list[Hashable], order: list[int]) -> SubscriptionIndex:
+    """The index `__reduce__` pickled."""
+    index = SubscriptionIndex(dialect)
+    with paused():
+        compiled = [f if isinstance(f, Filter) else _compile(f[0], f[1], limits=f[2])
+                    for f in filters]
+        index.add_filters(zip(keys, (compiled[n] for n in order), strict=True))
     return index
