@@ -221,3 +221,35 @@ def test_a_bad_expression_among_many_fails_naming_it(tmp_path: Path) -> None:
     subs.write_text(subs.read_text() + "  - {name: broken-199, expression: \"key = = 'x'\"}\n")
     with pytest.raises(route_input.RouteError, match="subscription 'broken-199' \\(jms\\)"):
         route_input.compile_subscriptions(route_input.load_subscriptions(subs))
+
+
+def _unpicklable(f: msgfilter.Filter) -> msgfilter.Filter:
+    """`f` as an instance of a subclass that refuses pickling (a filter class of a
+    user's own, say)."""
+
+    class Unpicklable(type(f)):  # type: ignore[misc]
+        __slots__ = ()
+
+        def __reduce__(self) -> Any:
+            raise TypeError("this filter does not pickle")
+
+    odd = object.__new__(Unpicklable)
+    for klass in type(f).__mro__:
+        for name in klass.__dict__.get("__slots__", ()):
+            if name not in ("__weakref__", "__dict__") and hasattr(f, name):
+                object.__setattr__(odd, name, getattr(f, name))
+    return odd
+
+
+def test_an_index_that_does_not_pickle_travels_as_its_pairs() -> None:
+    index = msgfilter.SubscriptionIndex()
+    index.add("a", "region = 'eu'")
+    index.add("b", "price > 5")
+    index.add_filter("c", _unpicklable(msgfilter.compile("region = 'us'")))
+    # The executors get the (key, filter) pairs and rebuild the index once per process.
+    source, how = route_index.IndexSource.of(index)
+    assert source.index is None and "does not pickle" in how
+    built = source.get()
+    assert built is source.get()
+    message = {"region": "us", "price": 7}
+    assert built.match(message) == index.match(message) == {"b", "c"}

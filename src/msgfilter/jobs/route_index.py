@@ -95,8 +95,7 @@ class IndexSource:
         built = _BUILT.get(self.token)
         if built is None:
             built = SubscriptionIndex(self.dialect)
-            for key, compiled in self.pairs:
-                built.add_filter(key, compiled)
+            built.add_filters(self.pairs)
             _BUILT.clear()  # one job's index at a time per worker
             _BUILT[self.token] = built
         return built
