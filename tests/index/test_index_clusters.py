@@ -88,3 +88,23 @@ def test_identifiers_named_like_the_generated_code_are_constants() -> None:
             assert name not in idx.match({name: "x", other: "xbc"})
             assert name in idx.match({name: "y", "level": i + 1})
             assert name not in idx.match({name: "y", "level": i})
+
+
+def test_a_shared_identifier_does_not_gather_every_cluster_in_its_group() -> None:
+    # Every signature shares `region`, each beside an attribute of its own: past
+    # SPREAD_FROM clusters, new ones go to the group of their own attribute, so a
+    # message visits the clusters of the attributes it carries, not all of them.
+    idx = SubscriptionIndex()
+    subs = {}
+    for i in range(4 * clusters.SPREAD_FROM):
+        text = (f"region = 'r{i % 2}' AND a{i} IS NOT NULL" if i % 3 else
+                f"region = 'r{i % 2}' AND a{i} > {i}")
+        subs[i] = msgfilter.compile(text)
+        idx.add_filter(i, subs[i])
+    lookup = next(iter(idx._stores.values())).lookup  # the look-up under test
+    assert len(lookup.groups["region"]) == clusters.SPREAD_FROM
+    assert sum(len(group) for group in lookup.groups.values()) == 4 * clusters.SPREAD_FROM
+    for message in ({"region": "r0", "a20": 1, "a21": 100, "a40": "x"},
+                    {"region": "r1", "a3": 3, "a33": 40, "a63": 64}, {"a1": 1}):
+        for _ in range(clusters.GENERATE_AFTER + 1):  # generic, then generated
+            assert idx.match(message) == _naive(subs, message)

@@ -9,11 +9,13 @@ small, by a `RangeTable` of its own once it is not.
 `ClusterLookup` visits only the clusters a message can hit. A cluster needs a value for
 each of its identifiers, so clusters are grouped by their first identifier and a message
 visits the groups of the identifiers it carries: the look-up follows the message's
-identifiers, not the number of signatures. A cluster's home is the identifier among
-its own (keys and bounds alike) whose group is smallest when the cluster is made: one
+identifiers, not the number of signatures. A cluster's home is its first identifier
+while that group holds fewer than `SPREAD_FROM` clusters, else the identifier among its
+own (keys and bounds alike) whose group is smallest when the cluster is made: one
 identifier that thousands of signatures share (every message's `region`, each
 subscription adding a name of its own) would otherwise make one group of them all,
-walked by every message carrying it. Each group runs as a generated function
+walked by every message carrying it, while spreading small groups would only cost
+more group calls per message (and keys computed in each). Each group runs as a generated function
 (straight-line code, one dict look-up per cluster, keys computed once per group), since
 the generic loop over clusters costs a few microseconds each in CPython. A group is
 generated once it has served `GENERATE_AFTER` messages unchanged, so a set of
@@ -48,6 +50,9 @@ Found = set[int]
 GENERATE_AFTER = 16
 #: Groups of more clusters than this stay generic (the source would grow without bound).
 GENERATED_CLUSTERS_MAX = 256
+#: A cluster joins its first identifier's group while the group holds fewer clusters
+#: than this; past it, the smallest group among its identifiers.
+SPREAD_FROM = 16
 
 
 def atom_keys(atom: Atom) -> tuple[object, ...]:
@@ -204,8 +209,10 @@ class ClusterLookup:
 
     def add(self, cluster: Cluster) -> None:
         groups = self.groups
-        name = cluster.home = min(
-            cluster.identifiers(), key=lambda ident: len(groups.get(ident, ())))
+        name = cluster.home
+        if len(groups.get(name, ())) >= SPREAD_FROM:
+            name = cluster.home = min(
+                cluster.identifiers(), key=lambda ident: len(groups.get(ident, ())))
         groups.setdefault(name, []).append(cluster)
         self._changed(name)
 
@@ -362,5 +369,5 @@ def _generate(first: str, group: list[Cluster], source: KeySource) -> Any:
     return build(text, tuple(out.consts))
 
 
-__all__ = ["GENERATE_AFTER", "Bucket", "Cluster", "ClusterLookup", "Component", "KeySource",
+__all__ = ["GENERATE_AFTER", "SPREAD_FROM", "Bucket", "Cluster", "ClusterLookup", "Component", "KeySource",
            "Member", "atom_keys"]
