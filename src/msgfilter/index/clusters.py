@@ -369,5 +369,5 @@ def _generate(first: str, group: list[Cluster], source: KeySource) -> Any:
     return build(text, tuple(out.consts))
 
 
-__all__ = ["GENERATE_AFTER", "SPREAD_FROM", "Bucket", "Cluster", "ClusterLookup", "Component", "KeySource",
-           "Member", "atom_keys"]
+__all__ = ["GENERATE_AFTER", "SPREAD_FROM", "Bucket", "Cluster", "ClusterLookup", "Component",
+           "KeySource", "Member", "atom_keys"]
