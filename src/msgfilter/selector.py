@@ -103,7 +103,8 @@ class SelectorFilter(Filter):
             shown, empty, hyphenated = text, False, False
         lexed = None
         flags = (convert, hyphenated)
-        split, by_text = None, None
+        split = None
+        by_text: tuple[Any, ...] | None = None
         if not empty and len(body) <= limits.max_length:
             if use_shapes and not hyphenated:
                 split = split_literals(body, grammar)
@@ -116,6 +117,7 @@ class SelectorFilter(Filter):
                 ):
                     return
             lexed = scan(body, grammar, limits)
+        pieces = () if split is None else split[0]
         key: tuple[Any, ...] | None = None
         if lexed is not None:
             key = shape_key(dialect, flags, limits, lexed)
@@ -123,8 +125,7 @@ class SelectorFilter(Filter):
             if found is not None and self._from_shape(
                 found, lexed.lits, text, body, dialect, limits, model, departures
             ):
-                if split is not None and by_text is not None and literals_agree(split[0], lexed):
-                    shape_cache.remember_text(by_text, found)
+                _lead(by_text, pieces, lexed, found)
                 return
         try:
             if empty:
@@ -148,7 +149,7 @@ class SelectorFilter(Filter):
         # template (scan() must be able to read the next text of its shape).
         cacheable = use_shapes and key is not None
         if key is None:
-            key = shape_key(dialect, (convert, hyphenated), limits, lexed)
+            key = shape_key(dialect, flags, limits, lexed)
         shape = shape_cache.shape_of(key, dialect) if cacheable else Shape(dialect, key)
         identifiers = _reads(tree, model)
         analysis = analyse(shape, lexed, tree, grammar, model, convert, identifiers)
@@ -160,9 +161,8 @@ class SelectorFilter(Filter):
         if analysis.template is not None and cacheable and tree is not None:
             learned = shape_cache.learn(analysis, tree)
             cached = shape_cache.template_of(shape)
-            if (learned is not None and cached is not None and split is not None
-                    and by_text is not None and literals_agree(split[0], lexed)):
-                shape_cache.remember_text(by_text, cached)
+            if learned is not None and cached is not None:
+                _lead(by_text, pieces, lexed, cached)
         if learned is None:
             learned = compile_function(tree, model, "truth", convert_strings=convert)
         matches, self_source = learned
@@ -354,6 +354,14 @@ def _reads(tree: n.Expr | None, model: ValueModel) -> frozenset[str]:
         return frozenset()
     names = n.identifiers(tree)
     return artemis.reads(names) if model is ValueModel.ARTEMIS else names
+
+
+def _lead(by_text: tuple[Any, ...] | None, pieces: tuple[str, ...], lexed: Lexed,
+          template: Template) -> None:
+    """Lead the text key `by_text` (None: the text had none) to `template` once the
+    lexer read the text's literals where `split_literals` found them."""
+    if by_text is not None and literals_agree(pieces, lexed):
+        shape_cache.remember_text(by_text, template)
 
 
 def _with_text(error: FilterPositionError, text: str) -> FilterPositionError:

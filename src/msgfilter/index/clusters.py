@@ -7,16 +7,17 @@ bounds are tested against the message's numbers: in a Python loop while the buck
 small, by a `RangeTable` of its own once it is not.
 
 `ClusterLookup` visits only the clusters a message can hit. A cluster needs a value for
-each of its identifiers, so clusters are grouped by their first identifier and a message
-visits the groups of the identifiers it carries: the look-up follows the message's
-identifiers, not the number of signatures. A cluster's home is its first identifier
+each of its identifiers, so clusters are grouped by one of them (their home) and a
+message visits the groups of the identifiers it carries: the look-up follows the
+message's identifiers, not the number of signatures. A cluster's home is its first identifier
 while that group holds fewer than `SPREAD_FROM` clusters, else the identifier among its
 own (keys and bounds alike) whose group is smallest when the cluster is made: one
 identifier that thousands of signatures share (every message's `region`, each
 subscription adding a name of its own) would otherwise make one group of them all,
 walked by every message carrying it, while spreading small groups would only cost
-more group calls per message (and keys computed in each). Each group runs as a generated function
-(straight-line code, one dict look-up per cluster, keys computed once per group), since
+more group calls per message (and keys computed in each). Each group runs as a
+generated function (straight-line code, one dict look-up per cluster, keys computed
+once per group), since
 the generic loop over clusters costs a few microseconds each in CPython. A group is
 generated once it has served `GENERATE_AFTER` messages unchanged, so a set of
 subscriptions that keeps gaining signatures while messages flow pays the generic loop,
@@ -194,7 +195,7 @@ class KeySource(Protocol):
 
 
 class ClusterLookup:
-    """A store's clusters grouped by their first identifier (see the module)."""
+    """A store's clusters grouped by their home identifier (see the module)."""
 
     def __init__(self, source: KeySource) -> None:
         self._source = source

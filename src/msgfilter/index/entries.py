@@ -36,11 +36,6 @@ class Entry:
         #: `filter.matches`, one attribute away for the hot loop.
         self.matches: Callable[[Any], bool] = compiled.matches
 
-    @property
-    def members(self) -> range:
-        """The member numbers of its clauses in the clause tables."""
-        return range(self.first, self.first + len(self.clauses.clauses))
-
     def add_key(self, key: Hashable) -> None:
         keys = self.keys
         if type(keys) is list:

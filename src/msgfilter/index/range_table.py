@@ -54,7 +54,8 @@ class RangeTable:
         self.uses: Counter[str] = Counter()
         self._grid: _Grid | None = None
         self.pending: dict[int, RangeMember] = {}
-        self.removed: set[int] = set()
+        #: Clauses removed since the bitmaps were made (masked out of them).
+        self.removed = 0
 
     def __bool__(self) -> bool:
         return bool(self.members)
@@ -73,7 +74,7 @@ class RangeTable:
             if not self.uses[name]:
                 del self.uses[name]
         if self.pending.pop(member_id, None) is None and self._grid is not None:
-            self.removed.add(member_id)
+            self.removed += 1
             self._grid.mask(member_id)
 
     def hits(self, numbers: Numbers, decided: set[int], verify: set[int]) -> None:
@@ -84,11 +85,11 @@ class RangeTable:
             loop_named(members.values(), numbers, decided, verify)
             return
         grid = self._grid
-        if grid is None or len(self.pending) + len(self.removed) > max(
+        if grid is None or len(self.pending) + self.removed > max(
                 16, len(members) // 8):
             grid = self._grid = _Grid(members, sorted(self.uses))
             self.pending.clear()
-            self.removed.clear()
+            self.removed = 0
         grid.hits(numbers, decided, verify)
         if self.pending:
             loop_named(self.pending.values(), numbers, decided, verify)
@@ -168,6 +169,8 @@ class _Grid:
     def hits(self, numbers: Numbers, decided: set[int], verify: set[int]) -> None:
         # The bitmaps are Python ints: an AND of a few thousand words costs well under a
         # microsecond, and most messages leave nothing after one or two of them.
+        if not self.names:
+            return  # no identifiers: an empty table
         found = sure = self.live
         xs: list[float | None] = []
         for col, name in enumerate(self.names):
@@ -183,8 +186,6 @@ class _Grid:
                 sure &= self.covers[col][cell]
             if not found:
                 return
-        if not self.names:
-            return  # no identifiers: an empty table
         unsure = found & ~sure
         rows = _rows(sure)
         if self.words > FEW_WORDS and unsure.bit_count() > FEW_BITS:
