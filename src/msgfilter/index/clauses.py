@@ -35,7 +35,7 @@ from ..semantics.model import JAVA_TYPED, ValueModel
 from ..syntax import nodes as n
 from ..tags import PulsarTagFilter, RocketMQTagFilter
 from . import canonical as c
-from . import shape_plans
+from . import shape_plans, throws
 from .bounds import (
     HIGH_ELSE,
     LOW_ELSE,
@@ -111,6 +111,9 @@ class ClausePlan:
     never: bool = False
     #: Why the filter is checked for every message, or what still needs verifying.
     reason: str = ""
+    #: RocketMQ: the values (`bounds`' marked names) whose failed conversion makes a
+    #: hit on an exact clause need verifying for that message (`throws.guard`).
+    guards: frozenset[str] = frozenset()
 
 
 def plan_clauses(f: Filter) -> ClausePlan:
@@ -176,12 +179,18 @@ def _plan_branches(tree_of: Callable[[], n.Expr | None], model: ValueModel,
         clauses.append(clause)
         if why:
             reasons.add(why)
-    if model is ValueModel.ROCKETMQ and len(clauses) > 1 and any(
-            _converts(cl) for cl in clauses):
-        # A failed number conversion in any branch aborts the broker's whole evaluation,
-        # even when another branch is TRUE: a hit on one branch proves nothing.
-        clauses = [Clause(cl.atoms, cl.bounds, False) for cl in clauses]
-        reasons.add("rocketmq OR converting numbers")
+    guards: frozenset[str] = frozenset()
+    if model is ValueModel.ROCKETMQ and len(clauses) > 1 and any(cl.exact for cl in clauses):
+        # A failed number conversion the broker meets before a TRUE branch aborts its
+        # whole evaluation: a hit proves the filter TRUE only for a message whose values
+        # there convert (`throws.guard`), which the look-up checks.
+        tree = tree_of()
+        found = None if tree is None else throws.guard(tree)
+        if found is None:
+            clauses = [Clause(cl.atoms, cl.bounds, False) for cl in clauses]
+            reasons.add("rocketmq OR: a comparison that may always throw")
+        else:
+            guards = found
     if model is ValueModel.AMQP and len(clauses) > 1 and _has_arith(tree_of()):
         # A float beyond the double range fails RabbitMQ's whole evaluation (badarith),
         # whichever branch it is in: a hit on one branch proves nothing.
@@ -196,7 +205,9 @@ def _plan_branches(tree_of: Callable[[], n.Expr | None], model: ValueModel,
             cl.bounds, cl.exact and not any(a.kind in _STRUCK for a in cl.atoms))
             for cl in unique))
         reasons.add("<> in an OR")
-    return ClausePlan(clauses=unique, reason=", ".join(sorted(reasons)))
+    if not any(cl.exact for cl in unique):
+        guards = frozenset()
+    return ClausePlan(clauses=unique, reason=", ".join(sorted(reasons)), guards=guards)
 
 
 def _property_plan(f: PropertyFilter) -> ClausePlan:
@@ -261,11 +272,6 @@ def _has_arith(tree: n.Expr | None) -> bool:
             return True
         stack.extend(n.children(node))
     return False
-
-
-def _converts(clause: Clause) -> bool:
-    return bool(clause.bounds) or any(
-        k in (c.INTEGER, c.DOUBLE) for a in clause.atoms for k in a.kinds)
 
 
 class _ClausePlanner:
