@@ -13,13 +13,14 @@ message values whose conversion must not fail (`bounds`' marks: `AS_INT`, `AS_LO
 a hit exact for a message only when none of them fails (`ClauseStore.candidates`) and
 verifies it otherwise.
 
-For `A OR B OR C` a hit through `C` has evaluated `A` and `B` whole (any of their
-comparisons may have thrown) and a hit through `A` nothing but `A`'s own TRUE conjuncts,
-none of which threw. Over-approximating is safe (a hit is then verified), so:
-guard(OR) = every comparison of each operand but the last, and guard(last);
-guard(AND) = the guards of its operands (each must be TRUE on the way); any other node:
-its own comparisons (those of a conjunct an exact clause holds are TRUE, so they did not
-throw: naming them costs nothing).
+An exact clause is one OR branch whose every conjunct is keyed exactly, so a hit means
+each of them was TRUE, none threw. For `A OR B OR C` a hit through `C` has evaluated `A`
+and `B` whole (any of their comparisons may have thrown), a hit through `A` nothing but
+`A`. The guard is one per filter (a look-up does not say which clause hit), and naming
+too much is safe (a hit is then verified), so: guard(OR) = every comparison of each
+operand but the last, and guard(last); guard(AND) = the guards of its operands (an
+operand that is an OR distributed into branches); any other node: nothing (it is a
+conjunct of the hit, TRUE).
 """
 
 from __future__ import annotations
@@ -53,8 +54,9 @@ def guard(tree: n.Expr) -> frozenset[str] | None:
                 return None
             names |= inner
         return frozenset(names)
-    found = throws(tree)
-    return None if found is None else frozenset(found)
+    # A conjunct on an exact hit's way is one its clause keys exactly, so it was TRUE:
+    # it did not throw. (A conjunct no clause keys exactly is on no exact hit's way.)
+    return frozenset()
 
 
 def throws(node: n.Expr) -> set[str] | None:
