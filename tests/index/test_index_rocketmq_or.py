@@ -200,3 +200,14 @@ def test_explain_says_when_a_decided_or_is_verified() -> None:
     assert "eq customer | eq score (1 filters, 1 decided by the index (1 unless a value " \
            "an earlier OR branch reads as a number is not one))" in text
     assert "eq a | eq b (1 filters, 1 decided by the index)" in text
+
+
+def test_filters_of_one_shape_share_a_guard_by_their_integers_range() -> None:
+    # The first filter of the shape records its recipe; the others are planned from it,
+    # and whether an integer literal fits an Integer still picks the conversion named.
+    for _ in range(3):
+        for text, name in [("a = 5 OR b = 'x'", AS_INT + "a"),
+                           ("a = 5000000000 OR b = 'x'", AS_LONG + "a"),
+                           ("a = -2147483648 OR b = 'y'", AS_LONG + "a"),
+                           ("a = -2147483647 OR b = 'y'", AS_INT + "a")]:
+            assert plan_clauses(msgfilter.compile(text, "rocketmq")).guards == {name}

@@ -15,8 +15,10 @@ look-up can test, not only the most selective one:
 A clause is `exact` when its atoms and bounds are the whole branch and each says exactly
 what its conjunct says: a hit then proves the filter TRUE and the evaluator is skipped.
 Anything else a clause holds (NOT, `<>`, arithmetic, ...) leaves it inexact: a hit makes
-the filter a candidate, verified by its compiled `matches`. The key forms of values are
-`canonical`'s; the per-conjunct rules of each model are `keys`'s.
+the filter a candidate, verified by its compiled `matches`. A RocketMQ OR's exact hit
+holds for a message only where no comparison the broker meets first throws: the plan's
+`guards` name those (`throws`), and the look-up verifies the hit where one fails. The key
+forms of values are `canonical`'s; the per-conjunct rules of each model are `keys`'s.
 """
 
 from __future__ import annotations
@@ -140,7 +142,7 @@ def plan_clauses(f: Filter) -> ClausePlan:
     if isinstance(f, AmqpSqlFilter):
         tree = f.tree
         return _plan_branches(lambda: tree, f.model, lambda split, part: [
-            [part(node) for node in branch] for branch in split(tree)])
+            [part(node) for node in branch] for branch in split(tree)], lambda: None)
     if not isinstance(f, SelectorFilter):
         return ClausePlan(everything=True, reason="not a selector or tag filter")
     if f.empty:
@@ -148,9 +150,11 @@ def plan_clauses(f: Filter) -> ClausePlan:
                           reason="empty selector (matches every message)")
     if f.model in JAVA_TYPED and f.convert_strings:
         return ClausePlan(everything=True, reason=f"{f.model.value} convert_string_expressions")
-    # The tree only where needed: a known shape's branches come without it.
-    return _plan_branches(lambda: f.tree, f.model,
-                          lambda split, part: shape_plans.parts(f, split, part))
+    # The tree only where needed: a known shape's branches and guard come without it.
+    return _plan_branches(
+        lambda: f.tree, f.model, lambda split, part: shape_plans.parts(f, split, part),
+        lambda: shape_plans.remembered(f, ("guard", *throws.literal_classes(f.literals)),
+                                       lambda: _guard(f.tree)))
 
 
 #: What the planner makes of one conjunct: its atoms and bounds (None: it keys nothing),
@@ -161,10 +165,11 @@ PartsOf = Callable[[shape_plans.Split, Callable[[n.Expr], Part]], list[list[Part
 
 
 def _plan_branches(tree_of: Callable[[], n.Expr | None], model: ValueModel,
-                   parts_of: PartsOf) -> ClausePlan:
+                   parts_of: PartsOf, guard_of: Callable[[], frozenset[str] | None]
+                   ) -> ClausePlan:
     """The plan of a selector of `model` from the parts of its OR branches (`parts_of`
     splits it by the planner's rule; a known shape's come from its recipe; `tree_of` its
-    tree)."""
+    tree; `guard_of` its `throws.guard`, rocketmq only)."""
     planner = _planner(model)
     if planner is None:
         return ClausePlan(everything=True, reason=f"{model.value}: no index rules")
@@ -184,8 +189,7 @@ def _plan_branches(tree_of: Callable[[], n.Expr | None], model: ValueModel,
         # A failed number conversion the broker meets before a TRUE branch aborts its
         # whole evaluation: a hit proves the filter TRUE only for a message whose values
         # there convert (`throws.guard`), which the look-up checks.
-        tree = tree_of()
-        found = None if tree is None else throws.guard(tree)
+        found = guard_of()
         if found is None:
             clauses = [Clause(cl.atoms, cl.bounds, False) for cl in clauses]
             reasons.add("rocketmq OR: a comparison that may always throw")
@@ -262,6 +266,10 @@ def _planner(model: ValueModel) -> _ClausePlanner | None:
             return None
         found = _planners[model] = _ClausePlanner(kind(model), model)
     return found
+
+
+def _guard(tree: n.Expr | None) -> frozenset[str] | None:
+    return None if tree is None else throws.guard(tree)
 
 
 def _has_arith(tree: n.Expr | None) -> bool:

@@ -25,6 +25,8 @@ conjunct of the hit, TRUE).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from ..syntax import nodes as n
 from .bounds import AS_DOUBLE, AS_INT, AS_LONG, PRESENCE
 
@@ -103,6 +105,13 @@ def _quiet(operand: n.Expr) -> bool:
     return isinstance(operand, (n.Ident, *_LITERALS))
 
 
+def literal_classes(values: Sequence[object]) -> tuple[object, ...]:
+    """What of a filter's literal values its guard depends on beyond its shape (which
+    holds the literals' kinds, signs and identifiers): whether each integer lies within
+    +-(2**31-1), which picks `Integer.valueOf` over `Long.valueOf`."""
+    return tuple(abs(v) <= _INT32 if type(v) is int else None for v in values)
+
+
 def literal_mark(node: n.Expr) -> str | None:
     """How a property meeting this numeric literal is converted (the mark of
     `bounds`): `Integer.valueOf` for an integer within +-(2**31-1), else `Long.valueOf`;
@@ -143,4 +152,4 @@ def _compare(op: str, left: n.Expr, right: n.Expr) -> set[str] | None:
     return names if idents else None
 
 
-__all__ = ["guard", "literal_mark", "throws"]
+__all__ = ["guard", "literal_classes", "literal_mark", "throws"]
