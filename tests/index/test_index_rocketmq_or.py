@@ -211,3 +211,19 @@ def test_filters_of_one_shape_share_a_guard_by_their_integers_range() -> None:
                            ("a = -2147483648 OR b = 'y'", AS_LONG + "a"),
                            ("a = -2147483647 OR b = 'y'", AS_INT + "a")]:
             assert plan_clauses(msgfilter.compile(text, "rocketmq")).guards == {name}
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    # RocketMQ 8fc57f14 throws on each before reaching the TRUE branch (ClassCastException,
+    # then RuntimeException twice): not delivered. The index once decided them TRUE, as
+    # no number literal was keyed in the earlier branch.
+    ("TRUE = a OR c = 'x'", {"a": "true", "c": "x"}),
+    ("(c = 'y' AND b > c) OR a = 'x'", {"c": "y", "b": "1", "a": "x"}),
+    ("(b = 'y' AND 5 = 'a') OR c = 'x'", {"b": "y", "c": "x"}),
+])
+def test_a_throw_converting_no_number_literal_is_not_skipped(
+        text: str, message: dict[str, str]) -> None:
+    idx, subs = _index([text])
+    assert not subs[0].matches(message)
+    assert idx.match(message) == frozenset()
+    assert _table_matches(idx, [message]) == [frozenset()]

@@ -98,6 +98,10 @@ class Clause(NamedTuple):
         return tuple((a.ident, a.kind) for a in self.atoms), tuple(b.ident for b in self.bounds)
 
 
+#: One empty set for every plan without guards (each `frozenset()` call makes another).
+_NO_GUARDS: frozenset[str] = frozenset()
+
+
 @dataclass(frozen=True, slots=True)
 class ClausePlan:
     """How the index finds a filter: by `clauses` (any one hit makes it a candidate),
@@ -115,7 +119,7 @@ class ClausePlan:
     reason: str = ""
     #: RocketMQ: the values (`bounds`' marked names) whose failed conversion makes a
     #: hit on an exact clause need verifying for that message (`throws.guard`).
-    guards: frozenset[str] = frozenset()
+    guards: frozenset[str] = _NO_GUARDS
 
 
 def plan_clauses(f: Filter) -> ClausePlan:
@@ -184,7 +188,7 @@ def _plan_branches(tree_of: Callable[[], n.Expr | None], model: ValueModel,
         clauses.append(clause)
         if why:
             reasons.add(why)
-    guards: frozenset[str] = frozenset()
+    guards = _NO_GUARDS
     if model is ValueModel.ROCKETMQ and len(clauses) > 1 and any(cl.exact for cl in clauses):
         # A failed number conversion the broker meets before a TRUE branch aborts its
         # whole evaluation: a hit proves the filter TRUE only for a message whose values
@@ -210,7 +214,7 @@ def _plan_branches(tree_of: Callable[[], n.Expr | None], model: ValueModel,
             for cl in unique))
         reasons.add("<> in an OR")
     if not any(cl.exact for cl in unique):
-        guards = frozenset()
+        guards = _NO_GUARDS
     return ClausePlan(clauses=unique, reason=", ".join(sorted(reasons)), guards=guards)
 
 
