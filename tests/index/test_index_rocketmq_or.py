@@ -46,6 +46,7 @@ def _guard(text: str) -> frozenset[str] | None:
     ("a = 'x' OR b IN ('1', '2') OR c STARTSWITH 'p' OR d IS NULL OR e = 5",
      set()),
     ("a = TRUE OR b = 5", set()),
+    ("a OR TRUE OR NULL OR b = 5", set()),  # a bare property is FALSE for a string
     # AND of ORs: each OR's earlier branches.
     ("(a = 1 OR b = 'x') AND (c = 'y' OR d = 2)", {AS_INT + "a"}),
     ("NOT (a = 1) OR b = 'x'", {AS_INT + "a"}),

@@ -84,15 +84,13 @@ def throws(node: n.Expr) -> set[str] | None:
             if low is None or high is None:
                 return None
             names |= low | high
-        elif isinstance(current, n.Ident):
-            # A bare property cast to Boolean: ClassCastException in the broker.
-            names.add(PRESENCE + current.name)
-        elif isinstance(current, n.In | n.StringTest | n.IsNull | n.BoolLit | n.NullLit):
+        elif isinstance(current, n.In | n.StringTest | n.IsNull):
             # IN and the string tests read the string as it is; IS NULL converts nothing.
-            if isinstance(current, n.In | n.StringTest | n.IsNull) and not _quiet(
-                    current.operand):
+            if not _quiet(current.operand):
                 return None
-        else:
+        elif not isinstance(current, n.Ident | n.BoolLit | n.NullLit):
+            # (A bare property is FALSE for any string, NULL when absent: it converts
+            # nothing, as the broker's answers show.)
             return None
     return names
 
