@@ -175,12 +175,22 @@ def _leaf(draw: st.DrawFn) -> str:
 
 
 @st.composite
-def _selector(draw: st.DrawFn) -> str:
+def _or(draw: st.DrawFn) -> str:
     branches = []
     for _ in range(draw(st.integers(2, 4))):
         conjuncts = draw(st.lists(_leaf(), min_size=1, max_size=2))
+        if draw(st.integers(0, 9)) == 0:
+            conjuncts[0] = f"NOT ({conjuncts[0]})"
         branches.append(" AND ".join(conjuncts))
     return " OR ".join(f"({b})" if " AND " in b else b for b in branches)
+
+
+@st.composite
+def _selector(draw: st.DrawFn) -> str:
+    # Mostly one OR; else an AND of ORs, which the planner distributes into branches.
+    if draw(st.integers(0, 3)):
+        return draw(_or())
+    return f"({draw(_or())}) AND ({draw(_or())})"
 
 
 _MESSAGE = st.dictionaries(st.sampled_from(_NAMES), st.sampled_from(_VALUES), max_size=3)
