@@ -117,7 +117,14 @@ def to_double(x: V) -> tuple[Column, Column | None]:
     # of the same text (see above) and never fails, and a text Java refuses costs no
     # exception. A NULL text matches nothing and does not throw.
     grammar = s.rlike(java.DOUBLE_RE2)
-    return F.when(grammar, s.try_cast(T.DoubleType())), s.isNotNull() & ~grammar
+    # One cast of a CASE, not a CASE of a cast: Spark's optimizer pushes a comparison
+    # with a literal into the branches of a CASE that has one non-constant branch, so each
+    # comparison would cast again, out of reach of subexpression elimination. The ELSE
+    # branch is a text the cast reads without an exception ("0"; NULL where the text is
+    # NULL) and not a constant, so nothing is pushed: the cast is one shared
+    # subexpression per row, read by every comparison of this property.
+    text = F.when(grammar, s).otherwise(F.concat(F.lit("0"), F.left(s, F.lit(0))))
+    return text.try_cast(T.DoubleType()), s.isNotNull() & ~grammar
 
 
 def to_boolean(x: V) -> Column:
