@@ -20,7 +20,9 @@ property that is not a number, compared with a number, would otherwise cost on e
 
 Each conversion is written once per comparison and read by both the comparison and its
 error; the AND / OR form of throws.py lets Spark's subexpression elimination compute a
-conversion that several comparisons share once per row.
+conversion that several comparisons share once per row. A conversion is never a CASE
+with one non-constant branch: the optimizer would push each comparison with a literal
+into it, and each would convert again (to_double).
 
 A value of a double column is a property written as Java writes a double; only its
 number is needed for every conversion (Double.valueOf(Double.toString(d)) is d), so such
