@@ -302,6 +302,7 @@ CORPORA: dict[str, tuple[Callable[[str], list[Case]], int]] = {
     "activemq:activemq-examples": (_activemq_examples, 83),
     "rocketmq:cases-seed9": (_rocketmq, 4500),
     "rocketmq:conversions-seed2": (_rocketmq, 4000),
+    "rocketmq:logic-seed5": (_rocketmq, 4500),
 }
 
 

@@ -193,6 +193,7 @@ SPARK_TYPES = {
 SPARK_SAMPLES = {
     "rocketmq:cases-seed9": (4, 1),
     "rocketmq:conversions-seed2": (1, 4),
+    "rocketmq:logic-seed5": (8, 1),
     # Native (issue 14), but 2,491 selectors: the whole corpus takes ~2 min.
     "activemq:activemq-corpus-seed1": (32, 1),
 }

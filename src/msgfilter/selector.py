@@ -71,7 +71,9 @@ class SelectorFilter(Filter):
     #: signed literal with its sign folded in): what fills the shape's slots.
     literals: tuple[Any, ...]
     _source: str
-    _outcome: dict[str, Any]
+    #: Evaluators made on demand (outcomes, typed reads), by kind; None until the first:
+    #: most filters never need one, and an empty dict costs 64 bytes a filter.
+    _outcome: dict[str, Any] | None
     _tree: Any
     _lazy: Any
 
@@ -177,7 +179,7 @@ class SelectorFilter(Filter):
         )
         for name, value in (
             ("_tree", tree), ("_lazy", None), ("grammar", grammar), ("_source", self_source),
-            ("convert_strings", convert), ("_outcome", {}), ("departures", departures),
+            ("convert_strings", convert), ("_outcome", None), ("departures", departures),
             ("shape", shape), ("literals", analysis.literals),
         ):
             object.__setattr__(self, name, value)
@@ -212,7 +214,7 @@ class SelectorFilter(Filter):
         setattr_(self, "grammar", template.grammar)
         setattr_(self, "_source", variant.source)
         setattr_(self, "convert_strings", template.convert)
-        setattr_(self, "_outcome", {})
+        setattr_(self, "_outcome", None)
         setattr_(self, "departures", departures)
         setattr_(self, "shape", template.shape)
         setattr_(self, "literals", literals)
@@ -269,8 +271,17 @@ class SelectorFilter(Filter):
         result: bool | EvaluationFailure = self._outcome_of("truth", message)
         return result
 
+    def _made(self) -> dict[str, Any]:
+        """The filter's `_outcome` dict, made on first use (a race makes two; one is kept
+        and a lost evaluator is compiled again)."""
+        made = self._outcome
+        if made is None:
+            made = {}
+            object.__setattr__(self, "_outcome", made)
+        return made
+
     def _outcome_of(self, mode: str, message: Any) -> Any:
-        function = self._outcome.get(mode)
+        function = self._made().get(mode)
         if function is None:
             if self.tree is None:
                 return True
@@ -278,7 +289,7 @@ class SelectorFilter(Filter):
                 self.tree, self.model, mode, default="_failed(_e)",
                 convert_strings=self.convert_strings,
             )
-            self._outcome[mode] = function
+            self._made()[mode] = function
         return function(message)
 
     def typed_matches(self, reads: TypedReads) -> Any:
@@ -295,14 +306,14 @@ class SelectorFilter(Filter):
         return self._typed("typed-all", reads, batch=True)
 
     def _typed(self, key: str, reads: TypedReads, *, batch: bool) -> Any:
-        found = self._outcome.get(key)
+        found = self._made().get(key)
         if found is None or found[0] != reads:
             function, _ = compile_function(
                 self.tree, self.model, "truth", convert_strings=self.convert_strings,
                 typed=reads, batch=batch,
             )
             found = (reads, function)
-            self._outcome[key] = found
+            self._made()[key] = found
         return found[1]
 
     @property

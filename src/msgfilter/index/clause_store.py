@@ -165,6 +165,9 @@ class ClauseStore:
         self.reader: Callable[[Any], Mapping[str, object]] | None = (
             amqp.application_properties if amqp_model else None)
         self._present = c.amqp_present if amqp_model else _true
+        #: RocketMQ entries whose exact hits hold only for a message whose values at
+        #: these marked names convert (`ClausePlan.guards`, `throws`).
+        self.guards: dict[int, frozenset[str]] = {}
 
     def __bool__(self) -> bool:
         return self.size > 0
@@ -209,6 +212,14 @@ class ClauseStore:
             del self.clusters[(cluster.components, cluster.dims)]
             self.lookup.remove(cluster)
         self._count(clause, -1)
+
+    def guard(self, entry: int, names: frozenset[str]) -> None:
+        """Keep `entry`'s exact hits for messages none of whose `names` fails to
+        convert (empty `names`: forget the entry)."""
+        if names:
+            self.guards[entry] = names
+        else:
+            self.guards.pop(entry, None)
 
     def _exclude(self, clause: Clause, entry: int, step: int) -> None:
         for atom in clause.atoms:
@@ -281,6 +292,37 @@ class ClauseStore:
             if struck:
                 _strike(decided, struck)
                 _strike(verify, struck)
+        if self.guards and decided:
+            self._unguarded(view, decided, verify)
+
+    def _unguarded(self, view: Mapping[str, object], decided: set[int],
+                   verify: set[int]) -> None:
+        """Move to `verify` the decided entries whose guards the message's values fail
+        (a conversion the broker may meet before the TRUE branch would throw)."""
+        guards = self.guards
+        failed: dict[str, bool] = {}
+        moved = []
+        for entry in decided if len(decided) <= len(guards) else guards:
+            names = guards.get(entry)
+            if names is None or entry not in decided:
+                continue
+            for name in names:
+                bad = failed.get(name)
+                if bad is None:
+                    bad = failed[name] = self.poisoned(name, view.get(ident_of(name)))
+                if bad:
+                    moved.append(entry)
+                    break
+        if moved:
+            decided.difference_update(moved)
+            verify.update(moved)
+
+    def poisoned(self, name: str, value: object) -> bool:
+        """Whether `value`, present, fails the conversion the guard name `name` marks
+        (a `PRESENCE` name: whether it is present at all)."""
+        if value is None:
+            return False
+        return name[0] == PRESENCE or read_number(name, value, self._number) is None
 
     def number_of(self, name: str, value: object) -> float | None:
         """Where `value` (of the identifier the bound name `name` reads) sits among the

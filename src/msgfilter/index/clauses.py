@@ -15,8 +15,10 @@ look-up can test, not only the most selective one:
 A clause is `exact` when its atoms and bounds are the whole branch and each says exactly
 what its conjunct says: a hit then proves the filter TRUE and the evaluator is skipped.
 Anything else a clause holds (NOT, `<>`, arithmetic, ...) leaves it inexact: a hit makes
-the filter a candidate, verified by its compiled `matches`. The key forms of values are
-`canonical`'s; the per-conjunct rules of each model are `keys`'s.
+the filter a candidate, verified by its compiled `matches`. A RocketMQ OR's exact hit
+holds for a message only where no comparison the broker meets first throws: the plan's
+`guards` name those (`throws`), and the look-up verifies the hit where one fails. The key
+forms of values are `canonical`'s; the per-conjunct rules of each model are `keys`'s.
 """
 
 from __future__ import annotations
@@ -35,7 +37,7 @@ from ..semantics.model import JAVA_TYPED, ValueModel
 from ..syntax import nodes as n
 from ..tags import PulsarTagFilter, RocketMQTagFilter
 from . import canonical as c
-from . import shape_plans
+from . import shape_plans, throws
 from .bounds import (
     HIGH_ELSE,
     LOW_ELSE,
@@ -96,6 +98,10 @@ class Clause(NamedTuple):
         return tuple((a.ident, a.kind) for a in self.atoms), tuple(b.ident for b in self.bounds)
 
 
+#: One empty set for every plan without guards (each `frozenset()` call makes another).
+_NO_GUARDS: frozenset[str] = frozenset()
+
+
 @dataclass(frozen=True, slots=True)
 class ClausePlan:
     """How the index finds a filter: by `clauses` (any one hit makes it a candidate),
@@ -111,6 +117,9 @@ class ClausePlan:
     never: bool = False
     #: Why the filter is checked for every message, or what still needs verifying.
     reason: str = ""
+    #: RocketMQ: the values (`bounds`' marked names) whose failed conversion makes a
+    #: hit on an exact clause need verifying for that message (`throws.guard`).
+    guards: frozenset[str] = _NO_GUARDS
 
 
 def plan_clauses(f: Filter) -> ClausePlan:
@@ -137,7 +146,7 @@ def plan_clauses(f: Filter) -> ClausePlan:
     if isinstance(f, AmqpSqlFilter):
         tree = f.tree
         return _plan_branches(lambda: tree, f.model, lambda split, part: [
-            [part(node) for node in branch] for branch in split(tree)])
+            [part(node) for node in branch] for branch in split(tree)], lambda: None)
     if not isinstance(f, SelectorFilter):
         return ClausePlan(everything=True, reason="not a selector or tag filter")
     if f.empty:
@@ -145,9 +154,11 @@ def plan_clauses(f: Filter) -> ClausePlan:
                           reason="empty selector (matches every message)")
     if f.model in JAVA_TYPED and f.convert_strings:
         return ClausePlan(everything=True, reason=f"{f.model.value} convert_string_expressions")
-    # The tree only where needed: a known shape's branches come without it.
-    return _plan_branches(lambda: f.tree, f.model,
-                          lambda split, part: shape_plans.parts(f, split, part))
+    # The tree only where needed: a known shape's branches and guard come without it.
+    return _plan_branches(
+        lambda: f.tree, f.model, lambda split, part: shape_plans.parts(f, split, part),
+        lambda: shape_plans.remembered(f, ("guard", *throws.literal_classes(f.literals)),
+                                       lambda: _guard(f.tree)))
 
 
 #: What the planner makes of one conjunct: its atoms and bounds (None: it keys nothing),
@@ -158,10 +169,11 @@ PartsOf = Callable[[shape_plans.Split, Callable[[n.Expr], Part]], list[list[Part
 
 
 def _plan_branches(tree_of: Callable[[], n.Expr | None], model: ValueModel,
-                   parts_of: PartsOf) -> ClausePlan:
+                   parts_of: PartsOf, guard_of: Callable[[], frozenset[str] | None]
+                   ) -> ClausePlan:
     """The plan of a selector of `model` from the parts of its OR branches (`parts_of`
     splits it by the planner's rule; a known shape's come from its recipe; `tree_of` its
-    tree)."""
+    tree; `guard_of` its `throws.guard`, rocketmq only)."""
     planner = _planner(model)
     if planner is None:
         return ClausePlan(everything=True, reason=f"{model.value}: no index rules")
@@ -176,12 +188,17 @@ def _plan_branches(tree_of: Callable[[], n.Expr | None], model: ValueModel,
         clauses.append(clause)
         if why:
             reasons.add(why)
-    if model is ValueModel.ROCKETMQ and len(clauses) > 1 and any(
-            _converts(cl) for cl in clauses):
-        # A failed number conversion in any branch aborts the broker's whole evaluation,
-        # even when another branch is TRUE: a hit on one branch proves nothing.
-        clauses = [Clause(cl.atoms, cl.bounds, False) for cl in clauses]
-        reasons.add("rocketmq OR converting numbers")
+    guards = _NO_GUARDS
+    if model is ValueModel.ROCKETMQ and len(clauses) > 1 and any(cl.exact for cl in clauses):
+        # A failed number conversion the broker meets before a TRUE branch aborts its
+        # whole evaluation: a hit proves the filter TRUE only for a message whose values
+        # there convert (`throws.guard`), which the look-up checks.
+        found = guard_of()
+        if found is None:
+            clauses = [Clause(cl.atoms, cl.bounds, False) for cl in clauses]
+            reasons.add("rocketmq OR: a comparison that may always throw")
+        else:
+            guards = found
     if model is ValueModel.AMQP and len(clauses) > 1 and _has_arith(tree_of()):
         # A float beyond the double range fails RabbitMQ's whole evaluation (badarith),
         # whichever branch it is in: a hit on one branch proves nothing.
@@ -196,7 +213,9 @@ def _plan_branches(tree_of: Callable[[], n.Expr | None], model: ValueModel,
             cl.bounds, cl.exact and not any(a.kind in _STRUCK for a in cl.atoms))
             for cl in unique))
         reasons.add("<> in an OR")
-    return ClausePlan(clauses=unique, reason=", ".join(sorted(reasons)))
+    if not any(cl.exact for cl in unique):
+        guards = _NO_GUARDS
+    return ClausePlan(clauses=unique, reason=", ".join(sorted(reasons)), guards=guards)
 
 
 def _property_plan(f: PropertyFilter) -> ClausePlan:
@@ -253,6 +272,10 @@ def _planner(model: ValueModel) -> _ClausePlanner | None:
     return found
 
 
+def _guard(tree: n.Expr | None) -> frozenset[str] | None:
+    return None if tree is None else throws.guard(tree)
+
+
 def _has_arith(tree: n.Expr | None) -> bool:
     stack = [] if tree is None else [tree]
     while stack:
@@ -261,11 +284,6 @@ def _has_arith(tree: n.Expr | None) -> bool:
             return True
         stack.extend(n.children(node))
     return False
-
-
-def _converts(clause: Clause) -> bool:
-    return bool(clause.bounds) or any(
-        k in (c.INTEGER, c.DOUBLE) for a in clause.atoms for k in a.kinds)
 
 
 class _ClausePlanner:

@@ -32,6 +32,7 @@ def explain(entries: list[Entry], dialect: str) -> str:
     indexed: Counter[tuple[str, str]] = Counter()
     filters: Counter[tuple[str, str]] = Counter()
     decided: Counter[tuple[str, str]] = Counter()
+    guarded: Counter[tuple[str, str]] = Counter()
     why: dict[tuple[str, str], Counter[str]] = {}
     checked: Counter[str] = Counter()
     everything: Counter[str] = Counter()
@@ -51,6 +52,8 @@ def explain(entries: list[Entry], dialect: str) -> str:
         exact = p.tags_exact if p.tags else all(c.exact for c in p.clauses)
         if exact:
             decided[label] += n
+            if p.guards:
+                guarded[label] += n
         else:
             why.setdefault(label, Counter())[p.reason or "a condition the keys only narrow"] += n
     total_decided = sum(decided.values())
@@ -66,6 +69,9 @@ def explain(entries: list[Entry], dialect: str) -> str:
         line = f"  {n:>8}  {model}: {shape} ({filters[label]} filters"
         if decided[label]:
             line += f", {decided[label]} decided by the index"
+            if guarded[label]:
+                line += (f" ({guarded[label]} unless a value an earlier OR branch reads"
+                         f" as a number is not one)")
         reasons = why.get(label)
         if reasons:
             verified = ", ".join(f"{r}: {k}" for r, k in reasons.most_common())

@@ -10,8 +10,10 @@ cell; a message without the identifier meets only those). A message's candidates
 the AND of one bitmap per identifier: a handful of word-wise ANDs in C whatever the
 number of clauses. A second bitmap per cell holds the clauses whose interval covers
 the whole cell: the AND of those is the candidates proven without a look at their
-bounds, so only the clauses with a threshold in the message's cells (a few, whatever
-the table's size) are tested against their exact bounds. Clauses added since the
+bounds, so only the clauses with a threshold in the message's cells are tested against
+their exact bounds. A wide table (more than `FEW_WORDS` words of clauses) reads its
+candidates out with numpy and tests them all there: a read of one bit out of a wide
+Python int costs a pass over all of it. Clauses added since the
 bitmaps were made are tested beside them, and those removed are masked out, until a
 rebuild is worth it.
 
@@ -31,10 +33,10 @@ from typing import Any
 #: At most this many cut points per identifier (cells are one more): the bitmaps cost
 #: 2 x (cells / 8) bytes per clause and identifier.
 MAX_CELLS = 64
-#: Candidates to test against their bounds are tested with numpy when there are more
-#: than `FEW_BITS` of them in a table of more than `FEW_WORDS` 64-bit words: numpy's
-#: calls cost about what 60 to 100 rows read out and tested in Python do.
-FEW_WORDS, FEW_BITS = 64, 96
+#: A table of more than this many 64-bit words of clauses reads its candidates out and
+#: tests them with numpy: below, Python's reads of a bitmap and tests of a few rows cost
+#: less than numpy's calls; above, each read of a bit costs a pass over a wide int.
+FEW_WORDS = 256
 #: A table of more clauses than this uses the bitmaps; up to it, a Python loop (numpy's
 #: calls cost more).
 VECTOR_FROM = 48
@@ -119,19 +121,28 @@ class _Grid:
         self.rows = {member_id: row for row, member_id in enumerate(members)}
         self.entries = [m[0] for m in members.values()]
         self.exact = [m[1] for m in members.values()]
+        wide = words > FEW_WORDS
+        #: A wide table's entries and exactness as arrays (`_wide_hits`).
+        self.entry_array: Any = np.array(self.entries, dtype=np.int64) if wide else None
+        self.exact_array: Any = np.array(self.exact, dtype=bool) if wide else None
+        self.all_exact = all(self.exact)
         #: The rows still in the table: one removed since is masked out of every look-up.
         self.live = (1 << count) - 1
         lows = np.full((len(names), count), -math.inf)
         highs = np.full((len(names), count), math.inf)
         bounded = np.zeros((len(names), count), dtype=bool)
         column = {name: i for i, name in enumerate(names)}
+        #: A narrow table's bounds per row, as its Python test reads them.
         self.bounds: list[tuple[tuple[int, float, float], ...]] = []
         for row, (_, _, bounds) in enumerate(members.values()):
             flat = tuple((column[name], low, high) for name, (low, high) in bounds.items())
-            self.bounds.append(flat)
+            if not wide:
+                self.bounds.append(flat)
             for col, low, high in flat:
                 lows[col, row], highs[col, row], bounded[col, row] = low, high, True
-        self.lows, self.highs = lows, highs
+        #: A wide table's bounds per identifier and row (a narrow one reads `bounds`).
+        self.lows: Any = lows if wide else None
+        self.highs: Any = highs if wide else None
         self.words = words
         self.edges: list[list[float]] = []
         self.cells: list[list[int]] = []   # per name and cell: the clauses meeting it
@@ -152,12 +163,13 @@ class _Grid:
             last = np.searchsorted(thresholds, highs[col], side="right")
             index = np.arange(len(thresholds) + 1)[:, None]
             meets = (first[None, :] <= index) & (index <= last[None, :])
-            starts = np.concatenate(([-math.inf], thresholds))[:, None]
-            ends = np.concatenate((thresholds, [math.inf]))[:, None]
-            covers = (lows[col][None, :] <= starts) & (highs[col][None, :] >= ends)
             self.edges.append(thresholds.tolist())
             self.cells.append(_bitmaps(meets, words))
-            self.covers.append(_bitmaps(covers, words))
+            if not wide:
+                starts = np.concatenate(([-math.inf], thresholds))[:, None]
+                ends = np.concatenate((thresholds, [math.inf]))[:, None]
+                covers = (lows[col][None, :] <= starts) & (highs[col][None, :] >= ends)
+                self.covers.append(_bitmaps(covers, words))
             self.free.append(_bitmaps(~mask[None, :], words)[0])
 
     def mask(self, member_id: int) -> None:
@@ -171,6 +183,9 @@ class _Grid:
         # microsecond, and most messages leave nothing after one or two of them.
         if not self.names:
             return  # no identifiers: an empty table
+        if self.words > FEW_WORDS:
+            self._wide_hits(numbers, decided, verify)
+            return
         found = sure = self.live
         xs: list[float | None] = []
         for col, name in enumerate(self.names):
@@ -186,11 +201,9 @@ class _Grid:
                 sure &= self.covers[col][cell]
             if not found:
                 return
-        unsure = found & ~sure
         rows = _rows(sure)
-        if self.words > FEW_WORDS and unsure.bit_count() > FEW_BITS:
-            rows.extend(self._inside(unsure, xs))
-        elif unsure:
+        unsure = found & ~sure
+        if unsure:
             # Few to test: their bounds in Python cost less than numpy calls.
             bounds = self.bounds
             for row in _rows(unsure):
@@ -204,10 +217,23 @@ class _Grid:
         for row in rows:
             (decided if exact[row] else verify).add(entries[row])
 
-    def _inside(self, found: int, xs: list[float | None]) -> list[int]:
-        """Many candidates: their bits and exact bounds with numpy."""
+    def _wide_hits(self, numbers: Numbers, decided: set[int], verify: set[int]) -> None:
+        """`hits` of a table of many clauses: the cells' AND narrows them, numpy tests the
+        rest against their bounds. Reading a set bit out of a wide int costs Python a
+        pass over the whole int, so the candidates' positions come from numpy too, and
+        every candidate is tested (the covering bitmaps would save tests numpy makes in
+        one call, at the price of another wide AND and read-out)."""
         import numpy as np
 
+        found = self.live
+        xs: list[float | None] = []
+        for col, name in enumerate(self.names):
+            x = numbers[name]
+            xs.append(x)
+            found &= self.free[col] if x is None \
+                else self.cells[col][bisect_right(self.edges[col], x)]
+            if not found:
+                return
         bitmap = np.frombuffer(found.to_bytes(self.words * 8, "little"), dtype="<u8")
         words = bitmap.nonzero()[0]
         bits = np.unpackbits(bitmap[words].view(np.uint8), bitorder="little")
@@ -218,8 +244,13 @@ class _Grid:
         high_x = np.array([-math.inf if x is None else x for x in xs])[:, None]
         inside = (self.lows[:, rows] <= low_x).all(axis=0)
         inside &= (self.highs[:, rows] >= high_x).all(axis=0)
-        kept: list[int] = rows[inside].tolist()
-        return kept
+        kept = rows[inside]
+        if self.all_exact:
+            decided.update(self.entry_array[kept].tolist())
+            return
+        proven = self.exact_array[kept]
+        decided.update(self.entry_array[kept[proven]].tolist())
+        verify.update(self.entry_array[kept[~proven]].tolist())
 
 
 #: `_rows` reads a bitmap this many bits at a time: each step on a bit costs in

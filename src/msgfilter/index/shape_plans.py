@@ -49,7 +49,7 @@ _MISSING = object()
 class Recipe:
     """The branches of every filter of one shape, as conjuncts of its template."""
 
-    __slots__ = ("branches", "memo", "slots", "split", "uses")
+    __slots__ = ("branches", "facts", "memo", "slots", "split", "uses")
 
     def __init__(self, split: Split, branches: tuple[tuple[Conjunct, ...], ...] | None,
                  slots: tuple[tuple[tuple[int, ...], ...], ...]) -> None:
@@ -63,6 +63,9 @@ class Recipe:
         #: serve a handful, and an empty memo would cost each of them bytes for nothing).
         self.memo: dict[tuple[Any, ...], Any] | None = None
         self.uses = 0
+        #: Answers about whole filters of the shape, by what of their literals each
+        #: depends on (`remembered`), bounded by `MEMO_SIZE`.
+        self.facts: dict[tuple[Any, ...], Any] = {}
 
     def parts_of(self, template: Template, values: Sequence[Any],
                  part: Callable[[n.Expr], P]) -> list[list[P]]:
@@ -123,6 +126,24 @@ def parts(f: SelectorFilter, split: Split, part: Callable[[n.Expr], P]) -> list[
         recorded = _record(tree, found)
         template.recipe = Recipe(split, recorded, _slots(template, recorded))
     return [[part(node) for node in branch] for branch in found]
+
+
+def remembered(f: SelectorFilter, key: tuple[Any, ...], compute: Callable[[], P]) -> P:
+    """`compute()` of `f`, kept on its shape's recipe under `key`, which must hold all
+    that the answer depends on beyond the shape (the other filters of the shape then
+    neither build their trees nor compute it again)."""
+    template = template_of(f.shape)
+    recipe = None if template is None else template.recipe
+    if not isinstance(recipe, Recipe):
+        return compute()
+    facts = recipe.facts
+    found = facts.get(key, _MISSING)
+    if found is _MISSING:
+        found = compute()
+        if len(facts) >= MEMO_SIZE:
+            facts.clear()
+        facts[key] = found
+    return found  # type: ignore[no-any-return]
 
 
 def _value_key(value: Any) -> Any:
@@ -195,4 +216,4 @@ def _record(tree: n.Expr, found: Branches) -> tuple[tuple[Conjunct, ...], ...] |
     return tuple(recorded)
 
 
-__all__ = ["MEMO_AFTER", "MEMO_SIZE", "Recipe", "parts"]
+__all__ = ["MEMO_AFTER", "MEMO_SIZE", "Recipe", "parts", "remembered"]

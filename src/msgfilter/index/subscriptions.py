@@ -158,6 +158,8 @@ class SubscriptionIndex:
             self._members += len(p.clauses)
             for member, clause in enumerate(p.clauses, entry.first):
                 store.add(clause, member, entry.number)
+            if p.guards:
+                store.guard(entry.number, p.guards)
 
     def _detach(self, key: Hashable) -> None:
         entry = self._keys.pop(key, None)
@@ -181,6 +183,7 @@ class SubscriptionIndex:
             store = self._stores[entry.filter.model]
             for member, clause in enumerate(p.clauses, entry.first):
                 store.remove(clause, member, entry.number)
+            store.guard(entry.number, frozenset())
             if not store:
                 del self._stores[entry.filter.model]
 

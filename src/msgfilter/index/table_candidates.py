@@ -22,6 +22,9 @@ if TYPE_CHECKING:
     import numpy as np
     from numpy.typing import NDArray
 
+    from ..backends.arrow.columns import Maps
+    from ..backends.arrow.map_entries import MapEntries
+
     Ints = NDArray[np.int64]
     Bools = NDArray[np.bool_]
 
@@ -45,8 +48,9 @@ class Pairs:
     odd: Bools
 
 
-def encode(data: Any, name: str, layout: Layout) -> Encoded:
-    """Identifier `name` over `data`, dictionary-encoded (one dictionary per kind)."""
+def encode(data: Any, name: str, layout: Layout, maps: Maps | None = None) -> Encoded:
+    """Identifier `name` over `data`, dictionary-encoded (one dictionary per kind); read
+    from the properties map through `maps` where given (`columns.resolver`)."""
     import numpy as np
     import pyarrow as pa
     import pyarrow.compute as pc
@@ -54,7 +58,7 @@ def encode(data: Any, name: str, layout: Layout) -> Encoded:
     from ..backends.arrow.columns import resolver
 
     length = data.num_rows
-    parts = resolver(name, data.schema, layout)(data)
+    parts = resolver(name, data.schema, layout, maps=maps)(data)
     codes = np.full(length, -1, np.int64)
     values: list[object] = []
     odd: Bools | None = None
@@ -113,12 +117,25 @@ class Lookup:
         self.data = data
         self.layout = layout
         self._encoded: dict[str, Encoded] = {}
+        self._maps: dict[int, MapEntries] = {}
         self.pairs = Pairs([], [], np.zeros(data.num_rows, bool))
+
+    def _map(self, data: Any, index: int) -> MapEntries:
+        """The batch's map column `index` by key, made once: the names a batch is read
+        for grow with the subscriptions, and a look-up per name scans every entry."""
+        from ..backends.arrow.map_entries import MapEntries
+
+        if data is not self.data:  # pragma: no cover - the readers read this batch
+            return MapEntries(data.column(index))
+        found = self._maps.get(index)
+        if found is None:
+            found = self._maps[index] = MapEntries(data.column(index))
+        return found
 
     def column(self, name: str) -> Encoded:
         found = self._encoded.get(name)
         if found is None:
-            found = self._encoded[name] = encode(self.data, name, self.layout)
+            found = self._encoded[name] = encode(self.data, name, self.layout, self._map)
             if found.odd is not None:
                 self.pairs.odd |= found.odd
         return found

@@ -11,6 +11,8 @@ DISTINCT value goes through the per-message rules themselves (`ClauseStore.keys`
 - clauses made only of bounds are tested per clause over the rows its most selective
   bound admits (a slice of the rows sorted by that identifier's number);
 - pairs of entries a row's value strikes out (`<>`) are dropped;
+- exact pairs of RocketMQ entries whose guards a row's value fails (`throws`) are
+  verified;
 - rows whose value the rules cannot read (they raise) go to the caller's per-row path.
 
 Each pair says whether its clause is exact (the entry matches) or its filter decides.
@@ -125,7 +127,10 @@ def store_pairs(lookup: Lookup, store: ClauseStore, found: Found) -> None:
     rows, entries = np.concatenate(mine.rows), np.concatenate(mine.entries)
     exact = np.concatenate(mine.exact)
     keep = _unstruck(reader, rows, entries)
-    found.add(rows[keep], entries[keep], exact[keep])
+    rows, entries, exact = rows[keep], entries[keep], exact[keep]
+    if store.guards and exact.any():
+        exact = exact & ~_unguarded(reader, rows, entries)
+    found.add(rows, entries, exact)
 
 
 def _cluster_pairs(reader: _Reader, cluster: Cluster, found: Found) -> None:
@@ -263,6 +268,27 @@ def _bounded_pairs(reader: _Reader, members: list[Any], rows: Ints, found: Found
                     inside &= (lows[i, other] <= x) & (x <= highs[i, other])
             at = at[inside]
             found.add(at, np.full(len(at), member[0], np.int64), bool(member[1]))
+
+
+def _unguarded(reader: _Reader, rows: Ints, entries: Ints) -> Bools:
+    """Which pairs have an entry whose guards their row's values fail (its exact hit
+    is verified there, as `ClauseStore.candidates` does for one message)."""
+    import numpy as np
+
+    guards = reader.store.guards
+    failed = np.zeros(len(rows), bool)
+    names: dict[str, list[int]] = {}
+    for entry in np.unique(entries).tolist():
+        for name in guards.get(entry, ()):
+            names.setdefault(name, []).append(entry)
+    poisoned = reader.store.poisoned
+    for name, guarded in names.items():
+        ident = ident_of(name)
+        encoded = reader.column(ident)
+        bad = reader.each(ident, partial(poisoned, name), True)
+        per_code = np.array([*bad, False], bool)  # code -1 (NULL): never
+        failed |= per_code[encoded.codes[rows]] & np.isin(entries, guarded)
+    return failed
 
 
 def _unstruck(reader: _Reader, rows: Ints, entries: Ints) -> Bools:

@@ -12,10 +12,13 @@ import pyarrow.compute as pc
 
 from ... import layout as tables
 from ...layout import LONG_MAX, NULL, OTHER, STRING, Conversion, Layout
+from .map_entries import MapEntries
 from .parts import NULL_BOOL, PART_TYPES, TRUE, Datum, Parts, as_large_string, masked, merge
 
 #: How the value of one identifier is read from a Table or RecordBatch.
 Reader: TypeAlias = Callable[[Any], Parts]
+#: A batch's map column (by index) grouped by key (`map_entries`), for a reader of many keys.
+Maps: TypeAlias = Callable[[Any, int], MapEntries]
 
 
 def conversion(dtype: pa.DataType) -> Conversion:
@@ -162,10 +165,12 @@ def _map_lookup(index: int, key: pa.Scalar, occurrence: str) -> Callable[[Any], 
 
 
 def resolver(
-    name: str, schema: pa.Schema, layout: Layout, splitter: Splitter = decomposer
+    name: str, schema: pa.Schema, layout: Layout, splitter: Splitter = decomposer,
+    maps: Maps | None = None,
 ) -> Reader:
     """How the value of identifier `name` is read from tables of `schema` (each type
-    split into parts by `splitter`)."""
+    split into parts by `splitter`); from the properties map through `maps` where given
+    (a caller reading many names of one batch), else by `pc.map_lookup`."""
     names = schema.names
     # The common case first, without building a Source: plans are built per schema.
     if tables.reads_column(name, names, layout):
@@ -174,7 +179,7 @@ def resolver(
     source = tables.resolve(name, names, layout)
     from_map = (
         None if source.map_column is None
-        else _map_reader(name, schema, source.map_column, splitter)
+        else _map_reader(name, schema, source.map_column, splitter, maps)
     )
     if source.fallback_column is None:
         return from_map if from_map is not None else (lambda data: {})
@@ -216,13 +221,15 @@ def field_reader(
 
 
 def _map_reader(
-    name: str, schema: pa.Schema, column: str, splitter: Splitter = decomposer
+    name: str, schema: pa.Schema, column: str, splitter: Splitter = decomposer,
+    maps: Maps | None = None,
 ) -> Reader:
     index = schema.names.index(column)
     dtype = schema.field(index).type
     check_properties_type(column, dtype)
     key = pa.scalar(name, dtype.key_type)
-    lookup = _map_lookup(index, key, "last")
+    lookup = _map_lookup(index, key, "last") if maps is None \
+        else lambda data: maps(data, index).lookup(name)
     split = splitter(dtype.item_type)
     return lambda data: split(lookup(data))
 

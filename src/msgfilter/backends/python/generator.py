@@ -162,6 +162,16 @@ class Generator:
 
     # -- entry points ---------------------------------------------------------------------
 
+    def bound(self) -> str:
+        """The constants and split-off parts made so far, as parameters with defaults:
+        a function reads them as locals. (Closure variables would cost one cell object
+        per constant and filter, 40 bytes and one more object for the cycle collector to
+        walk, and read slower; the default parameters cost one tuple. Nothing calls the
+        evaluators with more arguments than their message's.)"""
+        names = [f"K{i}" for i in range(len(self.consts))]
+        names.extend(f"_s{i}" for i in range(len(self.subs)))
+        return "".join(f", {name}={name}" for name in names)
+
     def function(self, fname: str, body: str, default: str) -> str:
         if self.typed is not None:
             return self._typed_function(fname, body, default)
@@ -173,10 +183,9 @@ class Generator:
         # them directly. Anything else fails on get() and is read once more as the mapping
         # `_as_mapping` gives for it. Values beyond what a message should hold (a Python
         # int too large for a double) must not escape as exceptions either.
-        # A loop, not a call of itself: a function that names itself sits in a reference
-        # cycle with its closure cell.
+        # A loop, not a call of itself: a function cannot name itself without a closure.
         return (
-            f"    def {fname}(m):\n"
+            f"    def {fname}(m{self.bound()}):\n"
             f"        while True:\n"
             f"            try:\n"
             f"{loads}"
@@ -197,7 +206,7 @@ class Generator:
         only where a read needs them (a typed value, a derived header), since most reads do not."""
         assert self.typed is not None
         return (
-            f"    def {fname}(S, R, M):\n"
+            f"    def {fname}(S, R, M{self.bound()}):\n"
             f"        out = []\n"
             f"        append = out.append\n"
             f"        for m in S:\n"
@@ -212,9 +221,9 @@ class Generator:
     def _typed_function(self, fname: str, body: str, default: str) -> str:
         # A split-off part lets a failed read propagate: the whole evaluation fails.
         if fname != "matches" and fname != "evaluate":
-            return f"    def {fname}(V, P, H, R, M):\n        return {body}\n"
+            return f"    def {fname}(V, P, H, R, M{self.bound()}):\n        return {body}\n"
         return (
-            f"    def {fname}(V, P, H, R, M):\n"
+            f"    def {fname}(V, P, H, R, M{self.bound()}):\n"
             f"        try:\n"
             f"            return {body}\n"
             f"        except Exception as _e:\n"
