@@ -293,6 +293,10 @@ TAG_FILTERS = [
     ("anytag: shadowed", "pulsar-tag"), ("anytag: west, eu", "pulsar-tag"),
     ("alltag: red, eu, west", "pulsar-tag"), ("alltag: eu, west", "pulsar-tag"),
     ("anytag: blue, eu; alltag: red, shadowed", "pulsar-tag"),
+    # More than four values: the values-only pre-test is one `exists` pass (tags.py).
+    ("anytag: a, b, c, d, shadowed, blue", "pulsar-tag"),
+    ("anytag: a, b, c, d, west", "pulsar-tag"), ("anytag: a, b, c, d, e, TagC", "pulsar-tag"),
+    ("anytag: a, b, c, red, e; alltag: eu", "pulsar-tag"),
     ("priority > 3 AND color = 'red'", "jms"), ("TAGS = 'TagA'", "jms"),
     ("'p' + priority * 0.5 = 'p2.5'", "jms"),
     ("priority > 3", "rocketmq"), ("color CONTAINS 're' OR TAGS = 'TagC'", "rocketmq"),
@@ -382,8 +386,10 @@ def test_tags_in_a_case_insensitive_collation_compare_exactly(spark: Any) -> Non
     )
     filters = [msgfilter.compile("anytag: urgent", "pulsar-tag"),
                msgfilter.compile("alltag: urgent, red", "pulsar-tag"),
-               msgfilter.compile("red", "rocketmq-tag")]
-    expected = [[False, False, False], [True, True, True], [False, False, False]]
+               msgfilter.compile("red", "rocketmq-tag"),
+               msgfilter.compile("anytag: a, b, c, d, urgent", "pulsar-tag")]
+    expected = [[False, False, False, False], [True, True, True, True],
+                [False, False, False, False]]
     assert grid(df, filters) == expected
     fallback = [ms.filter_udf(f, df).alias(f"u{i}") for i, f in enumerate(filters)]
     assert [list(row) for row in df.select(*fallback).collect()] == expected

@@ -44,6 +44,10 @@ ROWS: list[tuple[Any, ...]] = [
     (9007199254740993, 2, 1e300, math.inf, True, "é", 0, "orders.us", None),
     (-3, None, math.inf, 2.5, False, "", None, "", {"k": "1"}),
     (-(2**63), 2**31 - 1, None, 0.25, True, "日本", 9, "日本", {"s": "shadow"}),
+    # Line breaks and a code point beyond the BMP for the regex LIKE patterns: `_` and
+    # `%` never match a line feed (only a line feed), `$` matches before a final one.
+    (None, None, None, None, None, "a\n", None, "or\rers\n", {"k": "a\n\n"}),
+    (None, None, None, None, None, "a\u2028", None, "or\U0001F600ers.x\ny", {"k": "\U0001F600"}),
 ]
 NATIVE = [
     "a = 1.0 OR s > 'B'", "a > 2.5", "a < -2.5", "a <= -9.3E18", "a = 9007199254740992.0",
@@ -63,7 +67,13 @@ NATIVE = [
     "h.priority * 2 > 9 AND p.subject <> 'B'", "-(i * i) IN (-1, -49)", "a - 1.5 <= -4.5",
     "(a * a) % 7 = 4", "a < 99999999999999999999", "a * 2 + d > 0", "i * 9223372036854775807 > 0",
 ]
-FALLBACK = ["s LIKE 'a_'", "p.subject LIKE 'or_ers%'", "UTC() > 0", "a = 0x01",
+# LIKE patterns RabbitMQ runs as regular expressions (`_`, several `%`), natively by rlike.
+NATIVE += [
+    "s LIKE 'a_'", "p.subject LIKE 'or_ers%'", "s LIKE '_'", "s NOT LIKE '__'", "k LIKE '_'",
+    "k LIKE 'a%%'", "p.subject LIKE '%.%'", "s LIKE '%a%'", "s LIKE 'a!_' ESCAPE '!'",
+    "p.subject LIKE 'or%ers%'", "k LIKE '%_%'", "s LIKE '日_'", "p.subject LIKE '[_]%'",
+]
+FALLBACK = ["UTC() > 0", "a = 0x01",
             "a > d", "a = 999999999999999999999999999999999999999", "a * a * a > 0"]
 
 

@@ -7,12 +7,13 @@ UTF-8 bytes (RabbitMQ's order), two numbers by value (a long column against a do
 literal through the literal's floor or ceiling, so exactly), unlike kinds are FALSE
 (`<>` TRUE), any NULL UNKNOWN; header and properties fields from the columns of their
 qualified names (`header.priority`, `properties.subject`: msgfilter.layout; a missing
-priority is 4); IN lists, LIKE patterns RabbitMQ matches bytewise (no `_`, at most one
-`%`), IS NULL, NOT, AND, OR, and arithmetic exactly as RabbitMQ's (amqp_arith.py: a
+priority is 4); IN lists, LIKE patterns (those RabbitMQ matches bytewise, no `_` and at
+most one `%`, by string tests; the others by `rlike` with RabbitMQ's regular expression
+in Java's syntax), IS NULL, NOT, AND, OR, and arithmetic exactly as RabbitMQ's (amqp_arith.py: a
 double overflow fails the evaluation, as RabbitMQ's `badarith`, through throws.py). A
 double column's NaN and infinities read as NULL, as the per-message evaluator reads them.
-Everything else falls back: binaries, `UTC()`, LIKE patterns RabbitMQ runs as regular
-expressions, integers beyond 10**38, and columns of other types."""
+Everything else falls back: binaries, `UTC()`, integers beyond 10**38, and columns of
+other types."""
 
 from __future__ import annotations
 
@@ -30,6 +31,7 @@ from ...layout import BOOLEAN, DOUBLE, KIND_NAMES, LONG, NULL, NUMERIC, STRING
 from ...message import amqp_field_name
 from ...semantics import amqp
 from ...syntax import nodes as n
+from ..arrow.like import segment_regex
 from . import amqp_arith
 from .compiler import PARENT, Handler, Lowering, Table
 from .errors import Fallback
@@ -216,8 +218,19 @@ def _like(lw: Lowering, node: n.Like, kids: list[V]) -> V:
             matcher.tail_text
         )
     else:
-        raise Fallback("RabbitMQ matches this LIKE pattern with a regular expression")
+        hit = col.rlike(like_regex(matcher))
     return V(~hit if node.negated else hit, BOOLEAN, error=x.error)
+
+
+def like_regex(matcher: amqp.LikeMatcher) -> str:
+    r"""RabbitMQ's regular expression for a LIKE pattern (PCRE, `^...$`) as Java's, which
+    `rlike` runs on the whole text: `%` is `.*` and `_` is `.` (one code point), where
+    `.` never matches a line feed and only a line feed ((?d): Java's `.` also stops at
+    `\r`, `\u0085`, `\u2028`, `\u2029`), and PCRE's `$` also matches before a final
+    line feed; each literal character is spelled `\x{...}` or is an ASCII letter or
+    digit, never syntax (the Arrow backend's `segment_regex`)."""
+    body = ".*".join(segment_regex(segment) for segment in matcher.segments)
+    return f"(?d)\\A{body}\\n?\\z"
 
 
 def _not(lw: Lowering, node: n.Not, kids: list[V]) -> V:

@@ -20,7 +20,9 @@ property that is not a number, compared with a number, would otherwise cost on e
 
 Each conversion is written once per comparison and read by both the comparison and its
 error; the AND / OR form of throws.py lets Spark's subexpression elimination compute a
-conversion that several comparisons share once per row.
+conversion that several comparisons share once per row. A conversion is never a CASE
+with one non-constant branch: the optimizer would push each comparison with a literal
+into it, and each would convert again (to_double).
 
 A value of a double column is a property written as Java writes a double; only its
 number is needed for every conversion (Double.valueOf(Double.toString(d)) is d), so such
@@ -117,7 +119,14 @@ def to_double(x: V) -> tuple[Column, Column | None]:
     # of the same text (see above) and never fails, and a text Java refuses costs no
     # exception. A NULL text matches nothing and does not throw.
     grammar = s.rlike(java.DOUBLE_RE2)
-    return F.when(grammar, s.try_cast(T.DoubleType())), s.isNotNull() & ~grammar
+    # One cast of a CASE, not a CASE of a cast: Spark's optimizer pushes a comparison
+    # with a literal into the branches of a CASE that has one non-constant branch, so each
+    # comparison would cast again, out of reach of subexpression elimination. The ELSE
+    # branch is a text the cast reads without an exception ("0"; NULL where the text is
+    # NULL) and not a constant, so nothing is pushed: the cast is one shared
+    # subexpression per row, read by every comparison of this property.
+    text = F.when(grammar, s).otherwise(F.concat(F.lit("0"), F.left(s, F.lit(0))))
+    return text.try_cast(T.DoubleType()), s.isNotNull() & ~grammar
 
 
 def to_boolean(x: V) -> Column:

@@ -94,14 +94,19 @@ def pulsar_tags(f: Filter, schema: Schema) -> Column:
             # value, no match) and a NULL map are FALSE.
             entries = F.coalesce(F.exists(F.map_entries(props), entry), F.lit(False))
             # A cheap first test on the values alone skips most rows: a linear
-            # `array_contains` per value (`arrays_overlap` cost more than the exact
-            # pass it guards). It is NULL where no value matches and one is
-            # NULL, and a NULL value is no tag: FALSE then is the answer. (In the
-            # values' own collation: a looser test only lets more rows through.)
+            # `array_contains` per value for a few values (`arrays_overlap` cost more
+            # than the exact pass it guards), one `exists` pass with IN for more (ten
+            # `array_contains` cost twice the pass). It is NULL where no value matches
+            # and one is NULL, and a NULL value is no tag: FALSE then is the answer.
+            # (In the values' own collation: a looser test only lets more rows through.)
             stored = F.map_values(props)
-            maybe = reduce(operator.or_, [
-                F.array_contains(stored, F.lit(value).cast(value_type)) for value in values
-            ])
+            typed_values = [F.lit(value).cast(value_type) for value in values]
+            if len(values) <= _CONTAINS_MAX:
+                maybe = reduce(operator.or_, [
+                    F.array_contains(stored, value) for value in typed_values
+                ])
+            else:
+                maybe = F.exists(stored, lambda value: value.isin(*typed_values))
             found.append(F.when(maybe, entries).otherwise(F.lit(False)))
         found.extend(
             F.coalesce(exact(column_ref(name), schema.fields[name]).isin(*values), F.lit(False))
@@ -165,6 +170,10 @@ def pulsar_tags(f: Filter, schema: Schema) -> Column:
 
 #: The most `alltag` values one pass tracks (the bits of a long that stay positive).
 _MASK_BITS = 62
+#: The most `anytag` values whose values-only pre-test is an `array_contains` each;
+#: above it, one `exists` pass (1M demo rows, JVM CPU: 2 values 0.47 s against 0.69 s,
+#: 10 values 1.48 s against 0.69 s).
+_CONTAINS_MAX = 4
 
 
 def tag_texts(f: Filter) -> frozenset[str]:
