@@ -83,23 +83,25 @@ def pulsar_tags(f: Filter, schema: Schema) -> Column:
         found: list[Column] = []
         if props is not None:
 
-            def entry(pair: Column) -> Column:
-                value = exact(pair["value"], value_type)
-                return tags.is_tag_key(pair["key"]) & value.isin(*values)
+            stored = F.map_values(props)
 
-            # `exists` over the entries, not `size(map_filter(...)) > 0`: Spark has no
-            # generated code for map_filter, so a Filter holding it leaves whole-stage
-            # code generation and runs interpreted, building a new map per row (the
-            # 7.9x of issue 14); `exists` is compiled into the stage. NULL (a NULL
-            # value, no match) and a NULL map are FALSE.
-            entries = F.coalesce(F.exists(F.map_entries(props), entry), F.lit(False))
+            def entry(key: Column, at: Column) -> Column:
+                value = exact(F.get(stored, at), value_type)
+                return tags.is_tag_key(key) & value.isin(*values)
+
+            # A pass over the map's keys reading each value by its index, not `exists`
+            # over `map_entries`, which builds a struct per entry and row (ten-value
+            # anytag, 1M rows: 0.520 -> 0.377 s), nor `size(map_filter(...)) > 0`: Spark
+            # has no generated code for map_filter, so a Filter holding it leaves
+            # whole-stage code generation and runs interpreted, building a new map per
+            # row (the 7.9x of issue 14). A NULL value (no match) and a NULL map are FALSE.
+            entries = F.coalesce(F.size(F.filter(F.map_keys(props), entry)) > 0, F.lit(False))
             # A cheap first test on the values alone skips most rows: a linear
             # `array_contains` per value for a few values (`arrays_overlap` cost more
             # than the exact pass it guards), one `exists` pass with IN for more (ten
             # `array_contains` cost twice the pass). It is NULL where no value matches
             # and one is NULL, and a NULL value is no tag: FALSE then is the answer.
             # (In the values' own collation: a looser test only lets more rows through.)
-            stored = F.map_values(props)
             typed_values = [F.lit(value).cast(value_type) for value in values]
             if len(values) <= _CONTAINS_MAX:
                 maybe = reduce(operator.or_, [
