@@ -119,13 +119,13 @@ class _Grid:
         words = (count + 63) // 64
         self.names = names
         self.rows = {member_id: row for row, member_id in enumerate(members)}
-        self.entries = [m[0] for m in members.values()]
-        self.exact = [m[1] for m in members.values()]
         wide = words > FEW_WORDS
-        #: A wide table's entries and exactness as arrays (`_wide_hits`).
-        self.entry_array: Any = np.array(self.entries, dtype=np.int64) if wide else None
-        self.exact_array: Any = np.array(self.exact, dtype=bool) if wide else None
-        self.all_exact = all(self.exact)
+        entries = [m[0] for m in members.values()]
+        exact = [m[1] for m in members.values()]
+        #: Each row's entry and exactness: lists, or in a wide table numpy arrays
+        #: (`_wide_hits` picks its rows' at once).
+        self.entries: Any = np.array(entries, dtype=np.int64) if wide else entries
+        self.exact: Any = np.array(exact, dtype=bool) if wide else exact
         #: The rows still in the table: one removed since is masked out of every look-up.
         self.live = (1 << count) - 1
         lows = np.full((len(names), count), -math.inf)
@@ -245,12 +245,9 @@ class _Grid:
         inside = (self.lows[:, rows] <= low_x).all(axis=0)
         inside &= (self.highs[:, rows] >= high_x).all(axis=0)
         kept = rows[inside]
-        if self.all_exact:
-            decided.update(self.entry_array[kept].tolist())
-            return
-        proven = self.exact_array[kept]
-        decided.update(self.entry_array[kept[proven]].tolist())
-        verify.update(self.entry_array[kept[~proven]].tolist())
+        proven = self.exact[kept]
+        decided.update(self.entries[kept[proven]].tolist())
+        verify.update(self.entries[kept[~proven]].tolist())
 
 
 #: `_rows` reads a bitmap this many bits at a time: each step on a bit costs in
