@@ -272,8 +272,9 @@ class SelectorFilter(Filter):
         return result
 
     def _made(self) -> dict[str, Any]:
-        """The filter's `_outcome` dict, made on first use (a race makes two; one is kept
-        and a lost evaluator is compiled again)."""
+        """The filter's `_outcome` dict, made on first use (two threads racing may each
+        make one: one is kept, and an evaluator stored in the other is compiled again
+        when next asked for)."""
         made = self._outcome
         if made is None:
             made = {}
@@ -281,7 +282,8 @@ class SelectorFilter(Filter):
         return made
 
     def _outcome_of(self, mode: str, message: Any) -> Any:
-        function = self._made().get(mode)
+        made = self._made()
+        function = made.get(mode)
         if function is None:
             if self.tree is None:
                 return True
@@ -289,7 +291,7 @@ class SelectorFilter(Filter):
                 self.tree, self.model, mode, default="_failed(_e)",
                 convert_strings=self.convert_strings,
             )
-            self._made()[mode] = function
+            made[mode] = function
         return function(message)
 
     def typed_matches(self, reads: TypedReads) -> Any:
@@ -306,14 +308,15 @@ class SelectorFilter(Filter):
         return self._typed("typed-all", reads, batch=True)
 
     def _typed(self, key: str, reads: TypedReads, *, batch: bool) -> Any:
-        found = self._made().get(key)
+        made = self._made()
+        found = made.get(key)
         if found is None or found[0] != reads:
             function, _ = compile_function(
                 self.tree, self.model, "truth", convert_strings=self.convert_strings,
                 typed=reads, batch=batch,
             )
             found = (reads, function)
-            self._made()[key] = found
+            made[key] = found
         return found[1]
 
     @property
